@@ -1,0 +1,62 @@
+import { INestApplicationContext } from '@nestjs/common';
+import { parseArgs } from 'node:util';
+import { AccessService } from '@email/access';
+import { AccountsService } from '@forms/accounts';
+import { InvalidRequest } from '@shared/errors';
+
+type Command = (app: INestApplicationContext, args: string[]) => Promise<unknown>;
+
+function options(args: string[], spec: Record<string, { required?: boolean }>): Record<string, string | undefined> {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({ args, options: Object.fromEntries(Object.keys(spec).map((name) => [name, { type: 'string' as const }])), strict: true }));
+  } catch (error) {
+    throw InvalidRequest('invalid_option', (error as Error).message);
+  }
+  for (const [name, rule] of Object.entries(spec)) {
+    if (rule.required && !values[name]) throw InvalidRequest('missing_option', `--${name} is required.`, name);
+  }
+  return values as Record<string, string | undefined>;
+}
+
+const scopesOf = (raw: string) => raw.split(',').map((s) => s.trim()).filter(Boolean);
+
+function dateOf(raw: string | undefined): Date | null {
+  if (!raw) return null;
+  const date = new Date(raw);
+  if (Number.isNaN(date.getTime())) throw InvalidRequest('validation_failed', '--expires-at must be an ISO 8601 date-time.', 'expires-at');
+  return date;
+}
+
+/** Every admin command: name → handler returning the JSON to print. */
+export const COMMANDS: Record<string, Command> = {
+  'create-workspace': async (app, args) => {
+    const { name } = options(args, { name: { required: true } });
+    const created = await app.get(AccessService).createWorkspace(name!);
+    return { workspace_id: created.workspace_id, api_key: created.api_key };
+  },
+  'create-api-key': async (app, args) => {
+    const o = options(args, { workspace: { required: true }, scopes: { required: true }, name: {}, 'expires-at': {} });
+    const key = await app.get(AccessService).createApiKey(o.workspace!, { scopes: scopesOf(o.scopes!), name: o.name, expiresAt: dateOf(o['expires-at']) });
+    return { api_key: key.api_key, id: key.id };
+  },
+  'revoke-api-key': async (app, args) => {
+    const { id } = options(args, { id: { required: true } });
+    await app.get(AccessService).revokeApiKey(id!);
+    return { id, revoked: true };
+  },
+  'forms:create-account': async (app, args) => {
+    const o = options(args, { email: { required: true }, 'workspace-name': {} });
+    return app.get(AccountsService).createAccount({ email: o.email!, workspaceName: o['workspace-name'] });
+  },
+  'forms:create-api-key': async (app, args) => {
+    const o = options(args, { owner: { required: true }, scopes: { required: true }, name: {}, 'expires-at': {} });
+    const key = await app.get(AccountsService).createApiKey(o.owner!, { scopes: scopesOf(o.scopes!), name: o.name, expiresAt: dateOf(o['expires-at']) });
+    return { api_key: key.api_key, id: key.id };
+  },
+  'forms:revoke-api-key': async (app, args) => {
+    const { id } = options(args, { id: { required: true } });
+    await app.get(AccountsService).revokeApiKey(id!);
+    return { id, revoked: true };
+  },
+};

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { readinessChecksProvider, workerImports } from '@shared/observability';
+import { WorkerQueues } from '@shared/queue';
+import { EmailDataAccessModule, EmailPrisma } from '@email/data-access';
+
+export const HEALTH_PORT = 9101;
+export const QUEUES = WorkerQueues['email-send-worker'];
+
+@Module({
+  imports: [...workerImports(HEALTH_PORT, QUEUES), EmailDataAccessModule],
+  providers: [readinessChecksProvider(EmailPrisma)],
+})
+export class WorkerModule {}

@@ -1,0 +1,16 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, Principal } from '@shared/auth';
+import { KeyWithOwner, MeDto, toMe } from '@forms/accounts';
+
+@ApiTags('Account')
+@ApiBearerAuth()
+@Controller('api/v1/me')
+export class MeController {
+  @Get()
+  @ApiOperation({ operationId: 'getMe', summary: 'Check the API key and its owner' })
+  @ApiOkResponse({ type: MeDto })
+  me(@CurrentPrincipal() principal: Principal): MeDto {
+    return toMe(principal.credential as KeyWithOwner);
+  }
+}

@@ -1,0 +1,24 @@
+import { DynamicModule, Module, ModuleMetadata, Type } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { PassportModule } from '@nestjs/passport';
+import { BearerStrategy } from './bearer.strategy';
+import { BearerAuthGuard, ScopeGuard } from './guards';
+import { CREDENTIAL_VERIFIER, CredentialVerifier } from './principal';
+
+@Module({})
+export class AuthModule {
+  /** Installs bearer authentication and scope checks on every route of the app. */
+  static forRoot(options: { imports?: ModuleMetadata['imports']; verifier: Type<CredentialVerifier> }): DynamicModule {
+    return {
+      module: AuthModule,
+      imports: [PassportModule, ...(options.imports ?? [])],
+      providers: [
+        { provide: CREDENTIAL_VERIFIER, useExisting: options.verifier },
+        BearerStrategy,
+        { provide: APP_GUARD, useClass: BearerAuthGuard },
+        { provide: APP_GUARD, useClass: ScopeGuard },
+      ],
+      exports: [CREDENTIAL_VERIFIER],
+    };
+  }
+}

@@ -1,0 +1,49 @@
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard } from '@nestjs/passport';
+import { ErrorCodes, Unauthenticated } from '@shared/errors';
+import { CREDENTIAL_VERIFIER, CredentialVerifier, Principal } from './principal';
+import { PUBLIC_ROUTE, REQUIRED_SCOPES } from './decorators';
+
+const BEARER = /^Bearer\s+\S+$/i;
+
+/** Authenticates every route not marked @Public() with `Authorization: Bearer <credential>`. */
+@Injectable()
+export class BearerAuthGuard extends AuthGuard('bearer') {
+  constructor(private readonly reflector: Reflector) {
+    super();
+  }
+
+  override canActivate(context: ExecutionContext) {
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()])) return true;
+    const header = context.switchToHttp().getRequest<{ headers: Record<string, string | undefined> }>().headers.authorization;
+    if (!header) throw Unauthenticated(ErrorCodes.missingCredential, 'Send your credential as "Authorization: Bearer <key>".');
+    if (!BEARER.test(header)) throw Unauthenticated(ErrorCodes.invalidCredential, 'The Authorization header must be "Bearer <key>".');
+    return super.canActivate(context);
+  }
+
+  override handleRequest<T>(error: unknown, principal: T): T {
+    if (error) throw error;
+    if (!principal) throw Unauthenticated(ErrorCodes.invalidCredential, 'The credential is not valid.');
+    return principal;
+  }
+}
+
+/** Checks the scopes declared with @RequireScopes() against the authenticated principal. */
+@Injectable()
+export class ScopeGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    @Inject(CREDENTIAL_VERIFIER) private readonly verifier: CredentialVerifier,
+  ) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const required = this.reflector.getAllAndOverride<string[] | undefined>(REQUIRED_SCOPES, [context.getHandler(), context.getClass()]);
+    if (!required?.length) return true;
+    const principal = context.switchToHttp().getRequest<{ user?: Principal }>().user;
+    if (!principal) return true; // public route: nothing to check
+    const missing = required.filter((scope) => !principal.scopes.includes(scope));
+    if (missing.length) throw this.verifier.insufficientScope(principal, required, missing);
+    return true;
+  }
+}

@@ -1,0 +1,42 @@
+import { PrincipalCache } from './principal-cache';
+import { Principal } from './principal';
+
+const principal = (expiresAt: Date | null = null): Principal => ({
+  credentialType: 'workspace_api_key',
+  credentialId: 'key_1',
+  tenantId: 'wsp_1',
+  scopes: [],
+  expiresAt,
+  credential: {},
+});
+
+describe('PrincipalCache', () => {
+  it('forgets an entry after its ttl, so revocation takes effect', () => {
+    let now = 1_000;
+    const cache = new PrincipalCache(5_000, 10, () => now);
+    cache.set('k', principal());
+    expect(cache.get('k')).toBeDefined();
+    now += 5_001;
+    expect(cache.get('k')).toBeUndefined();
+  });
+
+  it('never serves a credential past its own expiry', () => {
+    let now = 1_000;
+    const cache = new PrincipalCache(60_000, 10, () => now);
+    cache.set('k', principal(new Date(2_000)));
+    now = 2_000;
+    expect(cache.get('k')).toBeUndefined();
+  });
+
+  it('caches nothing with a zero ttl and stays bounded', () => {
+    const off = new PrincipalCache(0);
+    off.set('k', principal());
+    expect(off.get('k')).toBeUndefined();
+    const small = new PrincipalCache(60_000, 2);
+    small.set('a', principal());
+    small.set('b', principal());
+    small.set('c', principal());
+    expect(small.get('a')).toBeUndefined();
+    expect(small.get('c')).toBeDefined();
+  });
+});

@@ -1,0 +1,25 @@
+import { DomainError } from '@shared/errors';
+
+/** Who is calling: the verified credential, its tenant (workspace) and its scopes. */
+export interface Principal {
+  credentialType: string;
+  credentialId: string;
+  /** Every query runs inside this tenant. */
+  tenantId: string;
+  scopes: readonly string[];
+  expiresAt: Date | null;
+  /** The service's own view of the credential (for capability documents and the like). */
+  credential: unknown;
+}
+
+/** Each service supplies how to verify its bearer credentials and how to explain a missing scope. */
+export interface CredentialVerifier {
+  /** Returns the principal, or throws an authentication DomainError (401). */
+  verify(token: string): Promise<Principal>;
+  /** Builds the 403 error for a principal lacking scopes, with whatever recovery hints the service offers. */
+  insufficientScope(principal: Principal, required: readonly string[], missing: readonly string[]): DomainError;
+  /** Called once per authenticated request, cheaply (no database write per request). */
+  markUsed?(principal: Principal): void;
+}
+
+export const CREDENTIAL_VERIFIER = Symbol('CREDENTIAL_VERIFIER');

@@ -1,0 +1,102 @@
+/**
+ * Typed, validated configuration read once from the environment.
+ * Every default lives here; nothing else in the code base reads process.env.
+ */
+export interface AppConfig {
+  nodeEnv: 'development' | 'test' | 'production';
+  port: number;
+  host: string;
+  healthPort: number;
+  emailDatabaseUrl: string;
+  formsDatabaseUrl: string;
+  redisUrl: string;
+  queuePrefix: string;
+  publicBaseUrl: string;
+  formsPublicBaseUrl: string;
+  /** Where human documentation lives (ApiMetadata links point here). */
+  docsBaseUrl: string;
+  /** The signed-in web app (credential and access settings). */
+  appBaseUrl: string;
+  cursorSecret: string;
+  encryptionKey: string;
+  smtpUrl: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  authCacheTtlMs: number;
+  shutdownTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const DEV_SECRET = 'dev-only-secret-change-me-0123456789abcdef';
+
+/** Per-deployable defaults (ports) are passed by the caller; everything else is shared. */
+export function loadConfig(env: Env = process.env, defaults: { port?: number; healthPort?: number } = {}): AppConfig {
+  const problems: string[] = [];
+  const str = (name: string, fallback: string) => env[name] ?? fallback;
+  const int = (name: string, fallback: number, min = 0, max = 2 ** 31) => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      problems.push(`${name} must be an integer between ${min} and ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  };
+  const url = (name: string, fallback: string, protocols: string[]) => {
+    const value = str(name, fallback);
+    try {
+      const parsed = new URL(value);
+      if (!protocols.includes(parsed.protocol)) problems.push(`${name} must use ${protocols.join(' or ')} (got "${parsed.protocol}")`);
+    } catch {
+      problems.push(`${name} must be a URL (got "${value}")`);
+    }
+    return value;
+  };
+  const oneOf = <T extends string>(name: string, fallback: T, allowed: readonly T[]): T => {
+    const value = str(name, fallback) as T;
+    if (!allowed.includes(value)) problems.push(`${name} must be one of ${allowed.join(', ')} (got "${value}")`);
+    return value;
+  };
+
+  const nodeEnv = oneOf('NODE_ENV', 'development', ['development', 'test', 'production'] as const);
+  const secret = (name: string) => {
+    const value = env[name];
+    if (value && value.length >= 32) return value;
+    if (value) problems.push(`${name} must be at least 32 characters`);
+    else if (nodeEnv === 'production') problems.push(`${name} is required in production`);
+    return DEV_SECRET;
+  };
+
+  const config: AppConfig = {
+    nodeEnv,
+    port: int('PORT', defaults.port ?? 3000, 0, 65535),
+    host: str('HOST', '0.0.0.0'),
+    healthPort: int('HEALTH_PORT', defaults.healthPort ?? 9100, 0, 65535),
+    emailDatabaseUrl: url('EMAIL_DATABASE_URL', 'postgresql://postgres@127.0.0.1:5432/email', ['postgresql:', 'postgres:']),
+    formsDatabaseUrl: url('FORMS_DATABASE_URL', 'postgresql://postgres@127.0.0.1:5432/forms', ['postgresql:', 'postgres:']),
+    redisUrl: url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
+    queuePrefix: str('QUEUE_PREFIX', 'pl'),
+    publicBaseUrl: url('PUBLIC_BASE_URL', 'http://127.0.0.1:3000', ['http:', 'https:']).replace(/\/+$/, ''),
+    formsPublicBaseUrl: url('FORMS_PUBLIC_BASE_URL', 'http://127.0.0.1:3100', ['http:', 'https:']).replace(/\/+$/, ''),
+    docsBaseUrl: '',
+    appBaseUrl: '',
+    cursorSecret: secret('CURSOR_SECRET'),
+    encryptionKey: secret('ENCRYPTION_KEY'),
+    smtpUrl: url('SMTP_URL', 'smtp://127.0.0.1:1025', ['smtp:', 'smtps:']),
+    logLevel: oneOf('LOG_LEVEL', nodeEnv === 'test' ? 'silent' : 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
+    authCacheTtlMs: int('AUTH_CACHE_TTL_MS', 5000, 0, 60_000),
+    shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 25_000, 0, 600_000),
+  };
+  config.docsBaseUrl = url('DOCS_BASE_URL', `${config.publicBaseUrl}/docs`, ['http:', 'https:']).replace(/\/+$/, '');
+  config.appBaseUrl = url('APP_BASE_URL', config.publicBaseUrl, ['http:', 'https:']).replace(/\/+$/, '');
+  if (!/^[A-Za-z0-9_-]{1,32}$/.test(config.queuePrefix)) problems.push('QUEUE_PREFIX must be 1-32 characters of [A-Za-z0-9_-]');
+  if (problems.length) throw new ConfigError(problems);
+  return config;
+}

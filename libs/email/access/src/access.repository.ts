@@ -1,0 +1,53 @@
+import { Injectable } from '@nestjs/common';
+import { EmailPrisma } from '@email/data-access';
+import type { ApiKey, Workspace } from '@email/data-access';
+
+export type ApiKeyRecord = ApiKey & { workspace: Pick<Workspace, 'id' | 'name'> };
+
+/** Workspaces and their API keys. The only place this domain talks to Prisma. */
+@Injectable()
+export class AccessRepository {
+  constructor(private readonly prisma: EmailPrisma) {}
+
+  createWorkspaceWithKey(workspace: { id: string; name: string }, key: NewApiKey): Promise<[Workspace, ApiKey]> {
+    return this.prisma.$transaction([
+      this.prisma.workspace.create({ data: workspace }),
+      this.prisma.apiKey.create({ data: { ...key, workspace_id: workspace.id } }),
+    ]);
+  }
+
+  findWorkspace(workspaceId: string): Promise<Workspace | null> {
+    return this.prisma.workspace.findUnique({ where: { id: workspaceId } });
+  }
+
+  createApiKey(workspaceId: string, key: NewApiKey): Promise<ApiKey> {
+    return this.prisma.apiKey.create({ data: { ...key, workspace_id: workspaceId } });
+  }
+
+  findKeyByHash(secretHash: string): Promise<ApiKeyRecord | null> {
+    return this.prisma.apiKey.findUnique({ where: { secret_hash: secretHash }, include: { workspace: { select: { id: true, name: true } } } });
+  }
+
+  /** Revokes by id; returns false when no active key has that id. */
+  async revokeKey(keyId: string, at: Date): Promise<boolean> {
+    const { count } = await this.prisma.apiKey.updateMany({ where: { id: keyId, status: 'active' }, data: { status: 'revoked', revoked_at: at } });
+    return count === 1;
+  }
+
+  /** Moves last_used_at forward only when it is older than `staleBefore`, so most calls write nothing. */
+  async touchKey(keyId: string, at: Date, staleBefore: Date): Promise<void> {
+    await this.prisma.apiKey.updateMany({
+      where: { id: keyId, OR: [{ last_used_at: null }, { last_used_at: { lt: staleBefore } }] },
+      data: { last_used_at: at },
+    });
+  }
+}
+
+export interface NewApiKey {
+  id: string;
+  name: string;
+  secret_hash: string;
+  key_preview: string;
+  scopes: string[];
+  expires_at: Date | null;
+}

@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import { Clock, IdGenerator } from '@shared/core';
+import { InvalidRequest, NotFound } from '@shared/errors';
+import { AccessRepository, NewApiKey } from './access.repository';
+import { generateApiKey, hashApiKey, previewApiKey } from './api-key-secret';
+import { canonicalScopes, EMAIL_SCOPES, isEmailScope } from './scopes';
+
+export interface IssuedKey {
+  id: string;
+  api_key: string;
+}
+
+/** Creates workspaces and issues or revokes their API keys (the admin CLI and, later, the dashboard). */
+@Injectable()
+export class AccessService {
+  constructor(
+    private readonly repository: AccessRepository,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+  ) {}
+
+  async createWorkspace(name: string): Promise<{ workspace_id: string; api_key: string; api_key_id: string }> {
+    const trimmed = name.trim();
+    if (!trimmed || trimmed.length > 200) throw InvalidRequest('validation_failed', 'A workspace name of 1-200 characters is required.', 'name');
+    const { secret, key } = this.newKey('Default key', [...EMAIL_SCOPES], null);
+    const [workspace] = await this.repository.createWorkspaceWithKey({ id: this.ids.newId('wsp'), name: trimmed }, key);
+    return { workspace_id: workspace.id, api_key: secret, api_key_id: key.id };
+  }
+
+  async createApiKey(workspaceId: string, input: { scopes: string[]; name?: string; expiresAt?: Date | null }): Promise<IssuedKey> {
+    const unknown = input.scopes.filter((s) => !isEmailScope(s));
+    if (unknown.length) throw InvalidRequest('unknown_scope', `Unknown scope(s): ${unknown.join(', ')}.`, 'scopes');
+    if (!input.scopes.length) throw InvalidRequest('validation_failed', 'At least one scope is required.', 'scopes');
+    if (input.expiresAt && input.expiresAt.getTime() <= this.clock.now().getTime()) {
+      throw InvalidRequest('validation_failed', 'expires_at must be in the future.', 'expires_at');
+    }
+    if (!(await this.repository.findWorkspace(workspaceId))) throw NotFound('workspace', workspaceId);
+    const { secret, key } = this.newKey(input.name ?? 'API key', canonicalScopes(input.scopes), input.expiresAt ?? null);
+    await this.repository.createApiKey(workspaceId, key);
+    return { id: key.id, api_key: secret };
+  }
+
+  async revokeApiKey(keyId: string): Promise<void> {
+    if (!(await this.repository.revokeKey(keyId, this.clock.now()))) throw NotFound('api_key', keyId);
+  }
+
+  private newKey(name: string, scopes: string[], expiresAt: Date | null): { secret: string; key: NewApiKey } {
+    const secret = generateApiKey();
+    return {
+      secret,
+      key: { id: this.ids.newId('key'), name, secret_hash: hashApiKey(secret), key_preview: previewApiKey(secret), scopes, expires_at: expiresAt },
+    };
+  }
+}

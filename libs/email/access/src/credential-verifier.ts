@@ -1,0 +1,105 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '@shared/config';
+import { CredentialVerifier, LastUsedRecorder, Principal } from '@shared/auth';
+import { Clock } from '@shared/core';
+import { DomainError, ErrorCodes, Unauthenticated } from '@shared/errors';
+import { AccessRepository, ApiKeyRecord } from './access.repository';
+import { hashApiKey } from './api-key-secret';
+import { canonicalScopes, profilesCovering } from './scopes';
+
+/** The API-key credential as clients see it in the capabilities document. */
+export interface ApiKeyCredentialView {
+  type: 'workspace_api_key';
+  id: string;
+  name: string;
+  status: 'active' | 'expired' | 'revoked' | 'rotated';
+  scopes: string[];
+  key_preview: string;
+  expires_at: string | null;
+  last_used_at: string | null;
+  revoked_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export function credentialView(key: ApiKeyRecord, now: Date): ApiKeyCredentialView {
+  const expired = key.status === 'active' && key.expires_at !== null && key.expires_at <= now;
+  return {
+    type: 'workspace_api_key',
+    id: key.id,
+    name: key.name,
+    status: expired ? 'expired' : key.status,
+    scopes: canonicalScopes(key.scopes),
+    key_preview: key.key_preview,
+    expires_at: key.expires_at?.toISOString() ?? null,
+    last_used_at: key.last_used_at?.toISOString() ?? null,
+    revoked_at: key.revoked_at?.toISOString() ?? null,
+    created_at: key.created_at.toISOString(),
+    updated_at: key.updated_at.toISOString(),
+  };
+}
+
+/** Verifies workspace API keys and explains missing scopes with the recovery fields clients act on. */
+@Injectable()
+export class EmailCredentialVerifier implements CredentialVerifier {
+  private readonly logger = new Logger('Credentials');
+  private readonly lastUsed = new LastUsedRecorder(
+    (id, at, staleBefore) => this.repository.touchKey(id, at, staleBefore),
+    (error) => this.logger.warn(`last_used_at update failed: ${String(error)}`),
+  );
+
+  constructor(
+    private readonly repository: AccessRepository,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async verify(token: string): Promise<Principal> {
+    const key = await this.repository.findKeyByHash(hashApiKey(token));
+    if (!key) throw Unauthenticated(ErrorCodes.invalidCredential, 'The API key is not valid.');
+    const view = credentialView(key, this.clock.now());
+    if (view.status === 'revoked') throw Unauthenticated(ErrorCodes.credentialRevoked, 'This API key was revoked.');
+    if (view.status === 'rotated') throw Unauthenticated(ErrorCodes.credentialRevoked, 'This API key was replaced by a newer key.');
+    if (view.status === 'expired') throw Unauthenticated(ErrorCodes.credentialExpired, 'This API key has expired.');
+    return {
+      credentialType: 'workspace_api_key',
+      credentialId: key.id,
+      tenantId: key.workspace_id,
+      scopes: view.scopes,
+      expiresAt: key.expires_at,
+      credential: { view, workspace: key.workspace },
+    };
+  }
+
+  insufficientScope(principal: Principal, required: readonly string[], missing: readonly string[]): DomainError {
+    const requiredScopes = canonicalScopes(required);
+    const missingScopes = canonicalScopes(missing);
+    const replacementScopes = canonicalScopes([...principal.scopes, ...required]);
+    const accessUpdateUrl = `${this.config.appBaseUrl}/settings?tab=api-keys`;
+    const permissionsHelpUrl = `${this.config.docsBaseUrl}/authentication#add-permissions`;
+    const message = `This API key lacks ${missingScopes.join(', ')}. Replace it with a key that also has ${
+      missingScopes.length === 1 ? 'that scope' : 'those scopes'
+    }.`;
+    return new DomainError('permission_error', ErrorCodes.insufficientScope, message, undefined, {
+      required_scopes: requiredScopes,
+      missing_scopes: missingScopes,
+      replacement_scopes: replacementScopes,
+      credential_type: principal.credentialType,
+      recommended_work_profiles: profilesCovering(requiredScopes),
+      access_update_url: accessUpdateUrl,
+      reconnect_required: false,
+      permissions_help_url: permissionsHelpUrl,
+      recovery: {
+        action: 'replace_api_key',
+        message: 'Create an API key with the replacement scopes, then retry with it.',
+        replacement_scopes: replacementScopes,
+        access_update_url: accessUpdateUrl,
+        permissions_help_url: permissionsHelpUrl,
+      },
+    });
+  }
+
+  markUsed(principal: Principal): void {
+    this.lastUsed.record(principal.credentialId, this.clock.now());
+  }
+}

@@ -1,0 +1,3 @@
+export * from './email-prisma.service';
+export * from './email-data-access.module';
+export * from './generated/client';

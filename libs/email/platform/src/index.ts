@@ -1,0 +1,2 @@
+export * from './api-metadata.dto';
+export * from './api-metadata';

@@ -1,0 +1,3 @@
+export * from './workspace.dto';
+export * from './workspace.service';
+export * from './workspace.module';

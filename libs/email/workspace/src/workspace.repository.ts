@@ -1,0 +1,12 @@
+import { Injectable } from '@nestjs/common';
+import { EmailPrisma } from '@email/data-access';
+import type { Workspace } from '@email/data-access';
+
+@Injectable()
+export class WorkspaceRepository {
+  constructor(private readonly prisma: EmailPrisma) {}
+
+  find(workspaceId: string): Promise<Workspace | null> {
+    return this.prisma.workspace.findUnique({ where: { id: workspaceId } });
+  }
+}

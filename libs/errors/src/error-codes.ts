@@ -1,0 +1,23 @@
+/** Stable error codes shared by both services. Service-specific codes live beside their domain. */
+export const ErrorCodes = {
+  validationFailed: 'validation_failed',
+  invalidJson: 'invalid_json',
+  unsupportedMediaType: 'unsupported_media_type',
+  payloadTooLarge: 'payload_too_large',
+  routeNotFound: 'route_not_found',
+  methodNotAllowed: 'method_not_allowed',
+  alreadyExists: 'already_exists',
+  resourceNotFound: 'resource_not_found',
+  missingCredential: 'missing_credential',
+  invalidCredential: 'invalid_credential',
+  credentialRevoked: 'credential_revoked',
+  credentialExpired: 'credential_expired',
+  insufficientScope: 'insufficient_scope',
+  invalidCursor: 'invalid_cursor',
+  invalidLimit: 'invalid_limit',
+  idempotencyKeyReused: 'idempotency_key_reused',
+  idempotencyKeyInProgress: 'idempotency_key_in_progress',
+  invalidIdempotencyKey: 'invalid_idempotency_key',
+  rateLimited: 'rate_limited',
+  internalError: 'internal_error',
+} as const;

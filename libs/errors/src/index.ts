@@ -1,0 +1,5 @@
+export * from './domain-error';
+export * from './error-codes';
+export * from './to-error-response';
+export * from './exception.filter';
+export * from './validation';

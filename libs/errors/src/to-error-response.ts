@@ -1,0 +1,104 @@
+import { HttpException } from '@nestjs/common';
+import { DomainError, ErrorBody, ErrorType, ERROR_STATUS } from './domain-error';
+import { ErrorCodes } from './error-codes';
+
+export interface ErrorResponse {
+  status: number;
+  body: { error: ErrorBody };
+  headers: Record<string, string>;
+  /** True when the error is a bug (5xx) and must be logged with its stack. */
+  unexpected: boolean;
+}
+
+const TYPE_BY_STATUS: Record<number, ErrorType> = {
+  400: 'invalid_request',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found',
+  409: 'conflict',
+};
+
+const CODE_BY_STATUS: Record<number, string> = {
+  400: ErrorCodes.validationFailed,
+  401: ErrorCodes.invalidCredential,
+  403: ErrorCodes.insufficientScope,
+  404: ErrorCodes.routeNotFound,
+  405: ErrorCodes.methodNotAllowed,
+  409: ErrorCodes.alreadyExists,
+  413: ErrorCodes.payloadTooLarge,
+  415: ErrorCodes.unsupportedMediaType,
+  429: ErrorCodes.rateLimited,
+};
+
+const FASTIFY_CODES: Record<string, { code: string; message: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: ErrorCodes.invalidJson, message: 'The request body is not valid JSON.' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: ErrorCodes.invalidJson, message: 'The request declares a JSON body but sent none.' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: ErrorCodes.unsupportedMediaType, message: 'Send request bodies as application/json.' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: ErrorCodes.payloadTooLarge, message: 'The request body is too large.' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: ErrorCodes.invalidJson, message: 'The Content-Length header does not match the body.' },
+};
+
+function envelope(status: number, body: ErrorBody, headers: Record<string, string> = {}): ErrorResponse {
+  return { status, body: { error: body }, headers, unexpected: status >= 500 };
+}
+
+function clientStatusType(status: number): ErrorType {
+  return TYPE_BY_STATUS[status] ?? (status >= 500 ? 'api_error' : 'invalid_request');
+}
+
+/** Maps anything thrown while serving a request to the error envelope. Never leaks stacks or SQL. */
+export function toErrorResponse(exception: unknown): ErrorResponse {
+  if (exception instanceof DomainError) return envelope(exception.status, exception.toBody(), exception.headers);
+
+  const prismaError = exception as { name?: string; code?: string; meta?: { target?: unknown; modelName?: string } };
+  if (prismaError?.name === 'PrismaClientKnownRequestError') {
+    if (prismaError.code === 'P2002') {
+      const target = prismaError.meta?.target;
+      const field = Array.isArray(target) ? target.filter((t) => t !== 'workspace_id').join(',') : typeof target === 'string' ? target : undefined;
+      return envelope(409, {
+        type: 'conflict',
+        code: ErrorCodes.alreadyExists,
+        message: 'A record with the same unique value already exists.',
+        ...(field ? { details: { field } } : {}),
+      });
+    }
+    if (prismaError.code === 'P2025') {
+      return envelope(404, { type: 'not_found', code: ErrorCodes.resourceNotFound, message: 'The requested record does not exist.' });
+    }
+  }
+
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    const type = clientStatusType(status);
+    if (status >= 500) return internal();
+    const message = status === 404 ? 'No route matches this method and path.' : exception.message;
+    return envelope(status, { type, code: CODE_BY_STATUS[status] ?? ErrorCodes.validationFailed, message });
+  }
+
+  const transportError = exception as { code?: string; statusCode?: number; message?: string };
+  const fastify = transportError?.code ? FASTIFY_CODES[transportError.code] : undefined;
+  if (fastify) {
+    const status = transportError.statusCode ?? 400;
+    return envelope(status, { type: clientStatusType(status), code: fastify.code, message: fastify.message });
+  }
+  if (exception instanceof SyntaxError && transportError.statusCode === 400) {
+    return envelope(400, { type: 'invalid_request', code: ErrorCodes.invalidJson, message: 'The request body is not valid JSON.' });
+  }
+  if (typeof transportError?.statusCode === 'number' && transportError.statusCode >= 400 && transportError.statusCode < 500) {
+    const status = transportError.statusCode;
+    return envelope(status, {
+      type: clientStatusType(status),
+      code: CODE_BY_STATUS[status] ?? ErrorCodes.validationFailed,
+      message: 'The request could not be processed.',
+    });
+  }
+  return internal();
+}
+
+function internal(): ErrorResponse {
+  return envelope(ERROR_STATUS.api_error, {
+    type: 'api_error',
+    code: ErrorCodes.internalError,
+    message: 'An unexpected error occurred. It has been logged; retrying may succeed.',
+  });
+}

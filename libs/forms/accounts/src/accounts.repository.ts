@@ -1,0 +1,63 @@
+import { Injectable } from '@nestjs/common';
+import { FormsPrisma } from '@forms/data-access';
+import type { ApiKey, Owner } from '@forms/data-access';
+
+export type KeyWithOwner = ApiKey & { owner: Owner };
+
+export interface NewFormsKey {
+  id: string;
+  name: string;
+  prefix: string;
+  last4: string;
+  secret_hash: string;
+  scopes: string[];
+  expires_at: Date | null;
+}
+
+/** Accounts, workspaces, memberships and keys. The only place this domain talks to Prisma. */
+@Injectable()
+export class AccountsRepository {
+  constructor(private readonly prisma: FormsPrisma) {}
+
+  /** Owner, their first workspace (as owner) and a key, all or nothing. */
+  async createAccount(owner: { id: string; email: string; username: string }, workspace: { id: string; name: string }, key: NewFormsKey) {
+    return this.prisma.$transaction([
+      this.prisma.owner.create({ data: owner }),
+      this.prisma.workspace.create({ data: workspace }),
+      this.prisma.membership.create({ data: { owner_id: owner.id, workspace_id: workspace.id, role: 'owner' } }),
+      this.prisma.apiKey.create({ data: { ...key, owner_id: owner.id } }),
+    ]);
+  }
+
+  usernameTaken(username: string): Promise<boolean> {
+    return this.prisma.owner.count({ where: { username } }).then((n) => n > 0);
+  }
+
+  emailTaken(email: string): Promise<boolean> {
+    return this.prisma.owner.count({ where: { email } }).then((n) => n > 0);
+  }
+
+  ownerExists(ownerId: string): Promise<boolean> {
+    return this.prisma.owner.count({ where: { id: ownerId } }).then((n) => n > 0);
+  }
+
+  createKey(ownerId: string, key: NewFormsKey): Promise<ApiKey> {
+    return this.prisma.apiKey.create({ data: { ...key, owner_id: ownerId } });
+  }
+
+  findKeyByHash(secretHash: string): Promise<KeyWithOwner | null> {
+    return this.prisma.apiKey.findUnique({ where: { secret_hash: secretHash }, include: { owner: true } });
+  }
+
+  async revokeKey(keyId: string, at: Date): Promise<boolean> {
+    const { count } = await this.prisma.apiKey.updateMany({ where: { id: keyId, revoked_at: null }, data: { revoked_at: at } });
+    return count === 1;
+  }
+
+  async touchKey(keyId: string, at: Date, staleBefore: Date): Promise<void> {
+    await this.prisma.apiKey.updateMany({
+      where: { id: keyId, OR: [{ last_used_at: null }, { last_used_at: { lt: staleBefore } }] },
+      data: { last_used_at: at },
+    });
+  }
+}

@@ -1,0 +1,73 @@
+import { Injectable } from '@nestjs/common';
+import { Clock, IdGenerator } from '@shared/core';
+import { Conflict, InvalidRequest, NotFound } from '@shared/errors';
+import { AccountsRepository, NewFormsKey } from './accounts.repository';
+import { generateFormsKey } from './api-key-secret';
+import { FORMS_SCOPES, isFormsScope } from './scopes';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Creates accounts (owner + first workspace + key) and issues or revokes account-owned keys. */
+@Injectable()
+export class AccountsService {
+  constructor(
+    private readonly repository: AccountsRepository,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+  ) {}
+
+  async createAccount(input: { email: string; workspaceName?: string }): Promise<{ owner_id: string; workspace_id: string; api_key: string }> {
+    const email = input.email.trim().toLowerCase();
+    if (!EMAIL.test(email) || email.length > 254) throw InvalidRequest('validation_failed', 'A valid email address is required.', 'email');
+    if (await this.repository.emailTaken(email)) throw Conflict('account_exists', 'An account with this email already exists.', { field: 'email' });
+    const username = await this.freeUsername(email.split('@')[0]);
+    const workspaceName = input.workspaceName?.trim() || `${username}'s workspace`;
+    const { secret, key } = this.newKey('Default key', [...FORMS_SCOPES], null);
+    const ownerId = this.ids.newId('usr');
+    const workspaceId = this.ids.newId('wrk');
+    await this.repository.createAccount({ id: ownerId, email, username }, { id: workspaceId, name: workspaceName }, key);
+    return { owner_id: ownerId, workspace_id: workspaceId, api_key: secret };
+  }
+
+  async createApiKey(ownerId: string, input: { scopes: string[]; name?: string; expiresAt?: Date | null }): Promise<{ id: string; api_key: string }> {
+    const unknown = input.scopes.filter((s) => !isFormsScope(s));
+    if (unknown.length) throw InvalidRequest('unknown_scope', `Unknown scope(s): ${unknown.join(', ')}.`, 'scopes');
+    if (!input.scopes.length) throw InvalidRequest('validation_failed', 'At least one scope is required.', 'scopes');
+    if (input.expiresAt && input.expiresAt.getTime() <= this.clock.now().getTime()) {
+      throw InvalidRequest('validation_failed', 'expires_at must be in the future.', 'expires_at');
+    }
+    if (!(await this.repository.ownerExists(ownerId))) throw NotFound('owner', ownerId);
+    const ordered = FORMS_SCOPES.filter((s) => input.scopes.includes(s));
+    const { secret, key } = this.newKey(input.name ?? 'API key', ordered, input.expiresAt ?? null);
+    await this.repository.createKey(ownerId, key);
+    return { id: key.id, api_key: secret };
+  }
+
+  async revokeApiKey(keyId: string): Promise<void> {
+    if (!(await this.repository.revokeKey(keyId, this.clock.now()))) throw NotFound('api_key', keyId);
+  }
+
+  private async freeUsername(localPart: string): Promise<string> {
+    const base = localPart.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 30) || 'user';
+    for (let attempt = 0; ; attempt++) {
+      const candidate = attempt === 0 ? base : `${base}-${attempt + 1}`;
+      if (!(await this.repository.usernameTaken(candidate))) return candidate;
+    }
+  }
+
+  private newKey(name: string, scopes: string[], expiresAt: Date | null): { secret: string; key: NewFormsKey } {
+    const generated = generateFormsKey();
+    return {
+      secret: generated.secret,
+      key: {
+        id: this.ids.newId('key'),
+        name,
+        prefix: generated.prefix,
+        last4: generated.last4,
+        secret_hash: generated.hash,
+        scopes,
+        expires_at: expiresAt,
+      },
+    };
+  }
+}

@@ -1,0 +1,61 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { CredentialVerifier, LastUsedRecorder, Principal } from '@shared/auth';
+import { Clock } from '@shared/core';
+import { DomainError, ErrorCodes, Unauthenticated } from '@shared/errors';
+import { AccountsRepository, KeyWithOwner } from './accounts.repository';
+import { hashFormsKey } from './api-key-secret';
+import { FORMS_SCOPES } from './scopes';
+import { MeDto } from './me.dto';
+
+/** The account check (`GET /api/v1/me`) for the key a principal was verified with. */
+export function toMe(key: KeyWithOwner): MeDto {
+  return {
+    owner: { id: key.owner.id, email: key.owner.email, username: key.owner.username, preferred_workspace: null },
+    api_key: {
+      id: key.id,
+      name: key.name,
+      prefix: key.prefix,
+      last4: key.last4,
+      scopes: [...key.scopes],
+      last_used_at: key.last_used_at?.toISOString() ?? null,
+      revoked_at: key.revoked_at?.toISOString() ?? null,
+    },
+  };
+}
+
+/** Verifies account-owned forms keys. The tenant of a forms principal is the owning account. */
+@Injectable()
+export class FormsCredentialVerifier implements CredentialVerifier {
+  private readonly logger = new Logger('Credentials');
+  private readonly lastUsed = new LastUsedRecorder(
+    (id, at, staleBefore) => this.repository.touchKey(id, at, staleBefore),
+    (error) => this.logger.warn(`last_used_at update failed: ${String(error)}`),
+  );
+
+  constructor(
+    private readonly repository: AccountsRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async verify(token: string): Promise<Principal> {
+    const key = await this.repository.findKeyByHash(hashFormsKey(token));
+    if (!key) throw Unauthenticated(ErrorCodes.invalidCredential, 'The API key is not valid.');
+    if (key.revoked_at) throw Unauthenticated(ErrorCodes.credentialRevoked, 'This API key was revoked.');
+    if (key.expires_at && key.expires_at <= this.clock.now()) throw Unauthenticated(ErrorCodes.credentialExpired, 'This API key has expired.');
+    return { credentialType: 'api_key', credentialId: key.id, tenantId: key.owner_id, scopes: key.scopes, expiresAt: key.expires_at, credential: key };
+  }
+
+  insufficientScope(principal: Principal, required: readonly string[], missing: readonly string[]): DomainError {
+    const order = (scopes: readonly string[]) => FORMS_SCOPES.filter((s) => scopes.includes(s));
+    return new DomainError('permission_error', ErrorCodes.insufficientScope, `This API key lacks ${missing.join(', ')}.`, undefined, {
+      required_scopes: order(required),
+      missing_scopes: order(missing),
+      replacement_scopes: order([...principal.scopes, ...required]),
+      credential_type: principal.credentialType,
+    });
+  }
+
+  markUsed(principal: Principal): void {
+    this.lastUsed.record(principal.credentialId, this.clock.now());
+  }
+}

@@ -1,0 +1,16 @@
+import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { APP_CONFIG, AppConfig } from '@shared/config';
+import { PrismaClient } from './generated/client';
+
+/** The forms service's Prisma client over node-postgres. Imported only by forms repositories. */
+@Injectable()
+export class FormsPrisma extends PrismaClient implements OnModuleDestroy {
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    super({ adapter: new PrismaPg({ connectionString: config.formsDatabaseUrl, max: 10 }) });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.$disconnect();
+  }
+}

@@ -1,0 +1,3 @@
+export * from './forms-prisma.service';
+export * from './forms-data-access.module';
+export * from './generated/client';

@@ -1,0 +1,60 @@
+import { INestApplication, Type } from '@nestjs/common';
+import { HttpAdapterHost, NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { randomUUID } from 'node:crypto';
+import { APP_CONFIG, AppConfig, loadConfig } from '@shared/config';
+import { createValidationPipe, ErrorEnvelopeFilter } from '@shared/errors';
+import { createLogger, loggerOptions, PinoNestLogger } from './logger';
+
+export interface HttpAppOptions {
+  service: string;
+  /** Response headers that echo the request id (the first is also read from the request). */
+  requestIdHeaders?: string[];
+  bodyLimitBytes?: number;
+}
+
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Builds a Fastify adapter that assigns or accepts a request id and echoes it on every response. */
+export function createFastifyAdapter(config: AppConfig, options: HttpAppOptions): FastifyAdapter {
+  const echo = options.requestIdHeaders ?? ['x-request-id'];
+  const adapter = new FastifyAdapter({
+    logger: { ...loggerOptions(config, options.service) },
+    bodyLimit: options.bodyLimitBytes ?? 1024 * 1024,
+    trustProxy: true,
+    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
+      for (const name of echo) {
+        const incoming = req.headers[name];
+        if (typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming)) return incoming;
+      }
+      return `req_${randomUUID()}`;
+    },
+  });
+  adapter.getInstance().addHook('onRequest', (request, reply, done) => {
+    for (const name of echo) reply.header(name, request.id);
+    done();
+  });
+  return adapter;
+}
+
+/** Applies what every HTTP app shares: validation, the error envelope, shutdown hooks. */
+export function configureHttpApp(app: INestApplication): void {
+  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalFilters(new ErrorEnvelopeFilter(app.get(HttpAdapterHost)));
+  app.enableShutdownHooks();
+}
+
+/** Boots an HTTP API on its configured port. */
+export async function startHttpApp(module: Type<unknown>, options: HttpAppOptions & { defaultPort: number }): Promise<NestFastifyApplication> {
+  const config = loadConfig(process.env, { port: options.defaultPort });
+  const logger = createLogger(config, options.service);
+  const app = await NestFactory.create<NestFastifyApplication>(module, createFastifyAdapter(config, options), {
+    logger: new PinoNestLogger(logger),
+    bufferLogs: true,
+  });
+  configureHttpApp(app);
+  const effective = app.get<AppConfig>(APP_CONFIG);
+  await app.listen(effective.port, effective.host);
+  logger.info({ port: effective.port }, `${options.service} listening`);
+  return app;
+}

@@ -1,0 +1,5 @@
+export * from './logger';
+export * from './readiness';
+export * from './health.controller';
+export * from './http-app';
+export * from './worker-app';

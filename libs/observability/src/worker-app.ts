@@ -1,0 +1,114 @@
+import { DynamicModule, INestApplicationContext, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { getQueueToken } from '@nestjs/bullmq';
+import type { Queue } from 'bullmq';
+import { createServer, Server } from 'node:http';
+import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { APP_CONFIG, AppConfig, ConfigModule, loadConfig } from '@shared/config';
+import { CoreModule } from '@shared/core';
+import { QueueModule, QueueName } from '@shared/queue';
+import { RedisModule } from '@shared/redis';
+import { createLogger, PinoNestLogger } from './logger';
+import { READINESS_CHECKS, ReadinessCheck, runReadiness } from './readiness';
+
+export interface WorkerOptions {
+  service: string;
+  defaultHealthPort: number;
+  queues: readonly QueueName[];
+}
+
+export interface RunningWorker {
+  app: INestApplicationContext;
+  healthServer: Server;
+  healthPort: number;
+  /** Closes the health port and the app (processors finish their active jobs), within the shutdown deadline. */
+  stop(): Promise<void>;
+}
+
+/** Prometheus registry with process metrics and a per-queue job-count gauge read at scrape time. */
+function createMetrics(queues: Queue[]): Registry {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  new Gauge({
+    name: 'bullmq_queue_jobs',
+    help: 'Jobs per queue and state',
+    labelNames: ['queue', 'state'],
+    registers: [registry],
+    async collect() {
+      for (const queue of queues) {
+        const counts = await queue.getJobCounts('wait', 'active', 'delayed', 'failed', 'prioritized');
+        for (const [state, count] of Object.entries(counts)) this.set({ queue: queue.name, state }, count);
+      }
+    },
+  });
+  return registry;
+}
+
+/** A worker process: a Nest application context (no HTTP API) plus a small health/metrics port. */
+export async function startWorker(module: Type<unknown>, options: WorkerOptions): Promise<RunningWorker> {
+  const config = loadConfig(process.env, { healthPort: options.defaultHealthPort });
+  const logger = createLogger(config, options.service);
+  const app = await NestFactory.createApplicationContext(module, { logger: new PinoNestLogger(logger), bufferLogs: true });
+  const effective = app.get<AppConfig>(APP_CONFIG);
+  const checks = app.get<ReadinessCheck[]>(READINESS_CHECKS);
+  const registry = createMetrics(options.queues.map((name) => app.get<Queue>(getQueueToken(name))));
+
+  const healthServer = createServer((req, res) => {
+    const reply = (status: number, body: string, type = 'application/json') => {
+      res.writeHead(status, { 'content-type': type });
+      res.end(body);
+    };
+    if (req.url === '/healthz') return reply(200, JSON.stringify({ status: 'ok' }));
+    if (req.url === '/readyz') {
+      return void runReadiness(checks).then((report) => reply(report.status === 'ok' ? 200 : 503, JSON.stringify(report)));
+    }
+    if (req.url === '/metrics') {
+      return void registry.metrics().then(
+        (text) => reply(200, text, registry.contentType),
+        () => reply(503, 'metrics unavailable', 'text/plain'),
+      );
+    }
+    reply(404, JSON.stringify({ error: { type: 'not_found', code: 'route_not_found', message: 'Not found.' } }));
+  });
+  await new Promise<void>((resolve) => healthServer.listen(effective.healthPort, effective.host, resolve));
+  const address = healthServer.address();
+  const healthPort = typeof address === 'object' && address ? address.port : effective.healthPort;
+  logger.info({ healthPort, queues: options.queues }, `${options.service} started`);
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      healthServer.close();
+      await app.close();
+    })());
+  return { app, healthServer, healthPort, stop };
+}
+
+/**
+ * Runs a worker until SIGTERM/SIGINT. Active jobs get until the deadline to finish; past it the process exits
+ * and BullMQ hands the unfinished jobs back to the queue once their locks lapse.
+ */
+export async function runWorker(module: Type<unknown>, options: WorkerOptions): Promise<void> {
+  const worker = await startWorker(module, options);
+  const timeoutMs = worker.app.get<AppConfig>(APP_CONFIG).shutdownTimeoutMs;
+  const onSignal = (signal: string) => {
+    const deadline = setTimeout(() => {
+      process.stderr.write(`${options.service}: shutdown deadline passed after ${signal}; exiting with jobs handed back\n`);
+      process.exit(1);
+    }, timeoutMs);
+    deadline.unref();
+    worker.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+}
+
+/** What every worker module imports: config, ids/clock, Redis, BullMQ and its own queues. */
+export function workerImports(healthPort: number, queues: readonly QueueName[]): DynamicModuleOrType[] {
+  return [ConfigModule.forRoot({ healthPort }), CoreModule, RedisModule, QueueModule.forRoot(), QueueModule.register(...queues)];
+}
+
+type DynamicModuleOrType = DynamicModule | Type<unknown>;

@@ -1,0 +1,37 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { InvalidRequest, ErrorCodes } from '@shared/errors';
+
+/**
+ * Opaque, tamper-evident cursors: base64url(JSON) + "." + HMAC-SHA256 tag.
+ * The tag also covers a scope (for example the workspace and list name), so a cursor
+ * taken from one list or tenant cannot be replayed against another.
+ */
+export class CursorCodec {
+  constructor(private readonly secret: string) {
+    if (secret.length < 16) throw new Error('Cursor secret must be at least 16 characters');
+  }
+
+  encode(scope: string, position: unknown): string {
+    const payload = Buffer.from(JSON.stringify(position)).toString('base64url');
+    return `${payload}.${this.sign(scope, payload)}`;
+  }
+
+  /** Returns the position, or throws a 400 naming `field` when the cursor is malformed, forged or from another scope. */
+  decode<T>(scope: string, cursor: string, field = 'starting_after'): T {
+    const invalid = () => InvalidRequest(ErrorCodes.invalidCursor, `"${field}" is not a cursor this list issued; pass next_cursor back unchanged.`, field);
+    const [payload, tag, extra] = cursor.split('.');
+    if (!payload || !tag || extra !== undefined || cursor.length > 1024) throw invalid();
+    const expected = Buffer.from(this.sign(scope, payload));
+    const given = Buffer.from(tag);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalid();
+    try {
+      return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as T;
+    } catch {
+      throw invalid();
+    }
+  }
+
+  private sign(scope: string, payload: string): string {
+    return createHmac('sha256', this.secret).update(scope).update('\0').update(payload).digest('base64url').slice(0, 22);
+  }
+}

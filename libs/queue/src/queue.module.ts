@@ -1,0 +1,32 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { BullModule } from '@nestjs/bullmq';
+import { APP_CONFIG, AppConfig } from '@shared/config';
+import { DEFAULT_JOB_OPTIONS, QueueName, queuePrefix } from './queues';
+
+/** Registers BullMQ queues with the shared connection settings, per-queue prefixes and job defaults. */
+@Module({})
+export class QueueModule {
+  static forRoot(): DynamicModule {
+    return BullModule.forRootAsync({
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => ({
+        connection: { url: config.redisUrl, maxRetriesPerRequest: null },
+        defaultJobOptions: DEFAULT_JOB_OPTIONS,
+      }),
+    });
+  }
+
+  static register(...queues: QueueName[]): DynamicModule {
+    return {
+      module: QueueModule,
+      imports: queues.map((name) =>
+        BullModule.registerQueueAsync({
+          name,
+          inject: [APP_CONFIG],
+          useFactory: (config: AppConfig) => ({ prefix: queuePrefix(config.queuePrefix, name) }),
+        }),
+      ),
+      exports: [BullModule],
+    };
+  }
+}

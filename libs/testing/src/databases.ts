@@ -1,0 +1,46 @@
+import { Client } from 'pg';
+import { randomBytes } from 'node:crypto';
+
+export type Service = 'email' | 'forms';
+
+/** The server the tests use; override with TEST_DATABASE_SERVER_URL (no database name). */
+export function testServerUrl(): string {
+  return (process.env.TEST_DATABASE_SERVER_URL ?? 'postgresql://postgres@127.0.0.1:5432').replace(/\/+$/, '');
+}
+
+/** Migrated template each test database is cloned from (made once per run by the jest global setup). */
+export function templateDatabaseName(service: Service): string {
+  return `pl_test_${service}_template`;
+}
+
+async function withAdmin<T>(run: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: `${testServerUrl()}/postgres` });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export interface TestDatabase {
+  name: string;
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A throw-away database cloned from the migrated template: isolated, fast, dropped afterwards. */
+export async function createTestDatabase(service: Service): Promise<TestDatabase> {
+  const name = `pl_test_${service}_${process.env.JEST_WORKER_ID ?? '0'}_${randomBytes(4).toString('hex')}`;
+  await withAdmin((client) => client.query(`CREATE DATABASE "${name}" TEMPLATE "${templateDatabaseName(service)}"`));
+  return {
+    name,
+    url: `${testServerUrl()}/${name}`,
+    drop: () => withAdmin((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+  };
+}
+
+/** A BullMQ/Redis key prefix of its own for one test file. */
+export function uniqueQueuePrefix(): string {
+  return `t${randomBytes(5).toString('hex')}`;
+}

@@ -1,0 +1,23 @@
+import { Type } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { loadConfig } from '@shared/config';
+import { configureHttpApp, createFastifyAdapter, HttpAppOptions } from '@shared/observability';
+
+/**
+ * Boots a real app module on Fastify for supertest, after pointing the environment at test resources.
+ * The environment is set before the module compiles, because configuration is read at boot.
+ */
+export async function createTestApp(
+  module: Type<unknown>,
+  env: Record<string, string>,
+  options: HttpAppOptions = { service: 'test' },
+): Promise<NestFastifyApplication> {
+  Object.assign(process.env, { NODE_ENV: 'test', ...env });
+  const moduleRef = await Test.createTestingModule({ imports: [module] }).compile();
+  const app = moduleRef.createNestApplication<NestFastifyApplication>(createFastifyAdapter(loadConfig(), options), { logger: false });
+  configureHttpApp(app);
+  await app.init();
+  await app.getHttpAdapter().getInstance().ready();
+  return app;
+}

@@ -1,0 +1,13 @@
+// Prisma CLI config for the email service schema (Prisma 7 reads the datasource URL from here,
+// not from schema.prisma). Paths are relative to this file.
+// Usually driven through `node scripts/db.mjs generate|migrate|diff` (see tools/db/), which use
+// the same URL precedence: $EMAIL_DATABASE_URL, else the local default below.
+import { defineConfig } from 'prisma/config';
+
+export default defineConfig({
+  schema: './schema.prisma',
+  migrations: { path: './migrations' },
+  datasource: {
+    url: process.env.EMAIL_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/email',
+  },
+});
