@@ -9,7 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { pathToFileURL } from 'node:url';
 
 import { pgErrorMessage, withDatabase, withMaintenanceClient, quoteIdent } from './pg.mjs';
 
@@ -21,7 +21,7 @@ let enginePromise;
 export function loadSchemaEngineModule() {
   enginePromise ??= (async () => {
     const gluePath = require.resolve('@prisma/schema-engine-wasm/schema_engine_bg');
-    const glue = await import(pathToHref(gluePath));
+    const glue = await import(pathToFileURL(gluePath).href);
     // DB_SCHEMA_ENGINE_WASM may point at another build of the same wasm-bindgen ABI, e.g. the one
     // the Prisma CLI ships in node_modules/prisma/build/schema_engine_bg.wasm.
     const wasmPath =
@@ -33,10 +33,6 @@ export function loadSchemaEngineModule() {
     return glue;
   })();
   return enginePromise;
-}
-
-function pathToHref(p) {
-  return new URL(`file://${path.resolve(p)}`).href;
 }
 
 /**
@@ -165,19 +161,21 @@ async function connectAdapter(url, factory) {
 }
 
 /**
- * Creates a SchemaEngine bound to `url`. Returns { engine, factory, close }.
- * Always call close() (it frees the engine and drops leftover shadow databases).
+ * Creates a SchemaEngine whose main connection is `url`. Returns { engine, call, factory, close }:
+ * call(method, input) runs an engine method with readable errors. Always call close() (frees the
+ * engine, closes pools, drops leftover shadow databases).
  */
 export async function openSchemaEngine(url, { log = () => {}, datamodels } = {}) {
   const { SchemaEngine } = await loadSchemaEngineModule();
   const { bindMigrationAwareSqlAdapterFactory } = require('@prisma/driver-adapter-utils');
   const factory = new MigrationAdapterFactory(url, { log });
   const bound = bindMigrationAwareSqlAdapterFactory(factory);
-  const engineLog = (msg) => log(`engine: ${msg}`);
+  const engineLog = (msg) => log(`engine: ${String(msg).trimEnd()}`);
   let engine;
   try {
     engine = await SchemaEngine.new({ datamodels }, engineLog, bound);
   } catch (e) {
+    await factory.cleanup();
     throw unwrapEngineError(e, bound);
   }
   const call = async (method, input) => {
@@ -226,5 +224,3 @@ function unwrapEngineError(e, bound) {
   }
   return new Error(typeof e === 'string' ? e : JSON.stringify(e));
 }
-
-export const toolsDir = path.dirname(fileURLToPath(import.meta.url));

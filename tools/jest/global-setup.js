@@ -33,8 +33,9 @@ module.exports = async function globalSetup() {
     await admin.end();
   }
   for (const service of ['email', 'forms']) {
+    // execFileSync throws with the child's stderr when migrating fails; success stays quiet.
     execFileSync(process.execPath, [path.join(root, 'scripts/db.mjs'), 'migrate', '--service', service, '--url', `${server}/pl_test_${service}_template`], {
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: 'pipe',
     });
   }
 };

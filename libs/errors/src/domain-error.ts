@@ -51,7 +51,7 @@ export const InvalidRequest = (code: string, message: string, field?: string, re
   new DomainError('invalid_request', code, message, field || reason ? { ...(field ? { field } : {}), ...(reason ? { reason } : {}) } : undefined);
 
 export const NotFound = (resourceType: string, id: string) =>
-  new DomainError('not_found', `${resourceType}_not_found`, `No ${resourceType.replace(/_/g, ' ')} with id "${id}" exists in this workspace.`, {
+  new DomainError('not_found', `${resourceType}_not_found`, `No ${resourceType.replace(/_/g, ' ')} with id "${id}" was found.`, {
     resource: { type: resourceType, id },
   });
 

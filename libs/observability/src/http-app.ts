@@ -30,6 +30,8 @@ export function createFastifyAdapter(config: AppConfig, options: HttpAppOptions)
       return `req_${randomUUID()}`;
     },
   });
+  // The APIs speak JSON only: anything else is a 415, not a string handed to validation.
+  adapter.getInstance().removeContentTypeParser('text/plain');
   adapter.getInstance().addHook('onRequest', (request, reply, done) => {
     for (const name of echo) reply.header(name, request.id);
     done();

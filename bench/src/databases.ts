@@ -1,0 +1,78 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { Client } from 'pg';
+import { log } from './cli';
+
+/** The repository root (this file runs from bench/dist or, under jest, bench/src). */
+export const REPO_ROOT = path.resolve(__dirname, '..', '..');
+
+/** The throw-away database the benchmarks use unless given --database-url. */
+export const BENCH_DATABASE = 'pl_bench_email';
+
+/** The PostgreSQL server for bench databases; override with BENCH_DATABASE_SERVER_URL (no database name). */
+export function benchServerUrl(): string {
+  return (process.env.BENCH_DATABASE_SERVER_URL ?? 'postgresql://postgres@127.0.0.1:5432').replace(/\/+$/, '');
+}
+
+export function benchDatabaseUrl(name = BENCH_DATABASE): string {
+  return `${benchServerUrl()}/${name}`;
+}
+
+/** A URL safe to print: the password, if any, is masked. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(invalid url)';
+  }
+}
+
+export async function withClient<T>(url: string, run: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Applies the email migrations with the repo's own tool (idempotent: a migrated database is left as is). */
+export function migrateEmailDatabase(url: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'scripts/db.mjs'), 'migrate', '--service', 'email', '--url', url], {
+      cwd: REPO_ROOT,
+      // Its report goes to our stderr: stdout is for results only.
+      stdio: ['ignore', process.stderr, process.stderr],
+    });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`migration of ${redactUrl(url)} failed (${signal ?? `exit ${code}`})`))));
+  });
+}
+
+/** Creates (if missing) and migrates the bench database; `created` says whether this call made it. */
+export async function ensureBenchDatabase(name = BENCH_DATABASE): Promise<{ url: string; created: boolean }> {
+  const created = await withClient(benchDatabaseUrl('postgres'), async (admin) => {
+    const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (rowCount) return false;
+    await admin.query(`CREATE DATABASE "${name}"`);
+    return true;
+  });
+  const url = benchDatabaseUrl(name);
+  log(`${created ? 'created' : 'using existing'} database ${name}`);
+  await migrateEmailDatabase(url);
+  return { url, created };
+}
+
+/** Drops a bench database, disconnecting whoever still uses it. */
+export async function dropBenchDatabase(name = BENCH_DATABASE): Promise<boolean> {
+  if (!/^pl_bench_[a-z0-9_]+$/.test(name)) throw new Error(`refusing to drop "${name}": only pl_bench_* databases are bench databases`);
+  return withClient(benchDatabaseUrl('postgres'), async (admin) => {
+    const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (!rowCount) return false;
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    return true;
+  });
+}

@@ -1,0 +1,162 @@
+// npm start: installs, generates, migrates, builds, seeds a demo on first run, then runs both APIs and
+// all workers in the foreground. Ctrl-C stops everything cleanly.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { install, log, prepare, readJson, requireServices, root, run, toolEnv } from './lib/env.mjs';
+
+const DEPLOYABLES = [
+  { name: 'email-api', port: 3000, portVar: 'PORT' },
+  { name: 'forms-api', port: 3100, portVar: 'PORT' },
+  { name: 'email-send-worker', port: 9101, portVar: 'HEALTH_PORT' },
+  { name: 'email-jobs-worker', port: 9102, portVar: 'HEALTH_PORT' },
+  { name: 'webhook-worker', port: 9103, portVar: 'HEALTH_PORT' },
+  { name: 'forms-worker', port: 9104, portVar: 'HEALTH_PORT' },
+];
+const demoFile = path.join(root, '.data/demo.json');
+const emailPort = Number(process.env.EMAIL_API_PORT ?? 3000);
+const formsPort = Number(process.env.FORMS_API_PORT ?? 3100);
+const env = { ...toolEnv, NODE_ENV: process.env.NODE_ENV ?? 'development', PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${emailPort}` };
+
+await requireServices();
+log('▸ installing dependencies');
+install();
+log('▸ generating Prisma clients and building');
+prepare();
+log('▸ creating databases and applying migrations');
+run(process.execPath, ['scripts/db.mjs', 'migrate']);
+
+const demo = await demoAccounts();
+const children = DEPLOYABLES.map(startDeployable);
+let stopping = false;
+
+process.on('SIGINT', () => stopAll(0));
+process.on('SIGTERM', () => stopAll(0));
+
+await waitReady(`http://127.0.0.1:${emailPort}/readyz`);
+await waitReady(`http://127.0.0.1:${formsPort}/readyz`);
+printBanner(demo);
+
+function startDeployable({ name, port, portVar }) {
+  const effectivePort = name === 'email-api' ? emailPort : name === 'forms-api' ? formsPort : port;
+  const child = spawn(process.execPath, [path.join(root, `apps/${name}/dist/main.js`)], {
+    cwd: root,
+    env: { ...env, [portVar]: String(effectivePort) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const prefix = `[${name}] `.padEnd(20);
+  for (const stream of [child.stdout, child.stderr]) {
+    let buffered = '';
+    stream.on('data', (chunk) => {
+      buffered += chunk;
+      const lines = buffered.split('\n');
+      buffered = lines.pop();
+      for (const line of lines) process.stdout.write(`${prefix}${line}\n`);
+    });
+  }
+  child.on('exit', (code, signal) => {
+    if (stopping) return;
+    log(`✖ ${name} exited unexpectedly (${signal ?? code}); stopping everything.`);
+    stopAll(1);
+  });
+  return child;
+}
+
+function stopAll(code) {
+  if (stopping) return;
+  stopping = true;
+  log('\n▸ stopping (waiting for workers to finish active jobs)…');
+  const alive = children.filter((c) => c.exitCode === null && c.signalCode === null);
+  let pending = alive.length;
+  if (!pending) process.exit(code);
+  for (const child of alive) {
+    child.once('exit', () => --pending === 0 && process.exit(code));
+    child.kill('SIGTERM');
+  }
+  setTimeout(() => {
+    for (const child of alive) child.kill('SIGKILL');
+    process.exit(code || 1);
+  }, 30_000).unref();
+}
+
+async function waitReady(url) {
+  for (let attempt = 0; attempt < 150; attempt++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  log(`✖ ${url} did not become ready within 30 s`);
+  stopAll(1);
+}
+
+/** Demo workspace and forms account: created on the first run, reused afterwards while they still exist. */
+async function demoAccounts() {
+  const saved = readJson(demoFile);
+  if (saved && (await stillExists(saved))) {
+    log('▸ reusing the demo accounts from .data/demo.json');
+    return saved;
+  }
+  log('▸ creating a demo workspace and forms account');
+  const admin = (...args) => {
+    const result = spawnSync(process.execPath, ['apps/admin-cli/dist/main.js', ...args], { cwd: root, env: { ...env, LOG_LEVEL: 'silent' }, encoding: 'utf8' });
+    if (result.status !== 0) {
+      log(result.stderr);
+      process.exit(1);
+    }
+    return JSON.parse(result.stdout);
+  };
+  const demo = {
+    email: admin('create-workspace', '--name', 'Demo workspace'),
+    forms: admin('forms:create-account', '--email', `demo+${Date.now()}@example.com`, '--workspace-name', 'Demo forms'),
+  };
+  mkdirSync(path.dirname(demoFile), { recursive: true });
+  writeFileSync(demoFile, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
+  return demo;
+}
+
+async function stillExists(saved) {
+  const { default: pg } = await import(path.join(root, 'node_modules/pg/lib/index.js'));
+  const check = async (url, sql, id) => {
+    const client = new pg.Client({ connectionString: url });
+    try {
+      await client.connect();
+      return (await client.query(sql, [id])).rowCount === 1;
+    } catch {
+      return false;
+    } finally {
+      await client.end().catch(() => {});
+    }
+  };
+  return (
+    (await check(process.env.EMAIL_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/email', 'SELECT 1 FROM workspaces WHERE id = $1', saved.email?.workspace_id)) &&
+    (await check(process.env.FORMS_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/forms', 'SELECT 1 FROM owners WHERE id = $1', saved.forms?.owner_id))
+  );
+}
+
+function printBanner(demo) {
+  const line = '─'.repeat(72);
+  process.stdout.write(
+    [
+      '',
+      line,
+      ` Email API   http://127.0.0.1:${emailPort}/v1`,
+      ` Forms API   http://127.0.0.1:${formsPort}/api/v1`,
+      ` Workers     email-send 9101 · email-jobs 9102 · webhook 9103 · forms 9104 (/healthz, /readyz, /metrics)`,
+      '',
+      ` Email workspace ${demo.email.workspace_id}`,
+      `   API key     ${demo.email.api_key}`,
+      ` Forms account ${demo.forms.owner_id} (workspace ${demo.forms.workspace_id})`,
+      `   API key     ${demo.forms.api_key}`,
+      '',
+      ` Try:  curl -s -H "Authorization: Bearer ${demo.email.api_key}" http://127.0.0.1:${emailPort}/v1/workspace`,
+      `       curl -s -H "Authorization: Bearer ${demo.forms.api_key}" http://127.0.0.1:${formsPort}/api/v1/me`,
+      '',
+      ' Ctrl-C stops everything.',
+      line,
+      '',
+    ].join('\n'),
+  );
+}
