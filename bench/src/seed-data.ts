@@ -94,27 +94,51 @@ export function copyText(value: string): string {
   return /[\\\t\n\r]/.test(value) ? value.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c]!) : value;
 }
 
+const DAY_MS = 86_400_000;
+const ASCII = (text: string) => Buffer.from(text, 'latin1');
+const TAB = 9;
+const NEWLINE = 10;
+
 /**
- * Generates subscribers rows as COPY text-format lines, in created_at order (the order real data
- * arrives in, and the cheapest for the time-ordered primary key and (workspace_id, created_at) index).
+ * Generates subscribers rows in COPY text format straight into Buffers, in created_at order (the order
+ * real data arrives in, and the cheapest for the time-ordered primary key and the (workspace_id,
+ * created_at) index). Writing bytes instead of building strings keeps the garbage collector out of
+ * the way: about 10x faster than template strings + toISOString(), so PostgreSQL, not this loop,
+ * is the bottleneck of a seed.
  */
 export class SubscriberRowGenerator {
   private readonly random: () => number;
   private readonly ids = new TimeOrderedIds('sub');
-  private readonly statuses = weightedTable(STATUS_WEIGHTS);
-  private readonly countries = weightedTable(COUNTRY_WEIGHTS).map((c) => c ?? NULL);
-  private readonly names: string[];
-  private readonly workspaceId: string;
+  private readonly statuses: Buffer[];
+  private readonly statusOpens: number[];
+  private readonly countries: Buffer[];
+  private readonly names: Buffer[];
+  private readonly workspaceId: Buffer;
+  private readonly emailSuffix = ASCII(`@${SEED_EMAIL_DOMAIN}\t`);
   private readonly start: number;
   private readonly step: number;
+  private readonly maxRowBytes: number;
+  /** 'YYYY-MM-DDT' per day number (index: day since the epoch). */
+  private readonly dayPrefixes: Buffer[] = [];
+  private buffer = Buffer.alloc(0);
+  private pos = 0;
   private index = 0;
 
   constructor(private readonly options: SeedDataOptions) {
+    if (options.offset + options.count > Number.MAX_SAFE_INTEGER) throw new RangeError('offset + count is too large');
     this.random = mulberry32(options.seed);
-    this.workspaceId = copyText(options.workspaceId);
+    this.workspaceId = Buffer.from(copyText(options.workspaceId), 'utf8');
     this.start = options.now - options.years * YEAR_MS;
     this.step = (options.now - this.start) / Math.max(options.count, 1);
-    this.names = FIRST_NAMES.flatMap((first) => LAST_NAMES.map((last) => copyText(`${first} ${last}`)));
+    const statuses = weightedTable(STATUS_WEIGHTS);
+    this.statuses = statuses.map((s) => ASCII(s));
+    // Share of each status that has ever opened an email (and so has last_opened_at).
+    this.statusOpens = statuses.map((s) => (s === 'Active' ? 0.7 : s === 'Unsubscribed' || s === 'Complained' ? 0.5 : 0));
+    this.countries = weightedTable(COUNTRY_WEIGHTS).map((c) => ASCII(c ?? NULL));
+    this.names = FIRST_NAMES.flatMap((first) => LAST_NAMES.map((last) => Buffer.from(copyText(`${first} ${last}`), 'utf8')));
+    const longestName = Math.max(...this.names.map((n) => n.length));
+    // id 30 + email <= 35 + status 12 + country 2 + 4 timestamps 96 + {} + 10 tabs + newline, rounded up.
+    this.maxRowBytes = 200 + this.workspaceId.length + longestName;
   }
 
   get generated(): number {
@@ -125,32 +149,116 @@ export class SubscriberRowGenerator {
     return this.index >= this.options.count;
   }
 
-  /** The next up-to-`size` rows as one string (empty when done). */
-  nextBatch(size: number): string {
+  /** The next up-to-`size` rows as one Buffer (empty when done). A new Buffer each call: it can be queued. */
+  nextBatch(size: number): Buffer {
     const end = Math.min(this.index + size, this.options.count);
+    this.buffer = Buffer.allocUnsafe((end - this.index) * this.maxRowBytes);
+    this.pos = 0;
     const { now, offset } = this.options;
     const random = this.random;
-    let out = '';
     for (let i = this.index; i < end; i++) {
       // Non-decreasing: (i + r) * step < (i + 1) * step.
       const created = Math.floor(this.start + (i + random()) * this.step);
-      const createdText = new Date(created).toISOString();
-      const status = this.statuses[(random() * this.statuses.length) | 0];
+      const status = (random() * this.statuses.length) | 0;
       const country = this.countries[(random() * this.countries.length) | 0];
-      const name = random() < 0.04 ? '' : this.names[(random() * this.names.length) | 0];
+      const name = random() < 0.04 ? undefined : this.names[(random() * this.names.length) | 0];
       const age = now - created;
-      let lastOpened = NULL;
-      const opens = status === 'Active' ? 0.7 : status === 'Unsubscribed' || status === 'Complained' ? 0.5 : 0;
-      if (opens && random() < opens) lastOpened = new Date(created + Math.floor(random() * age)).toISOString();
-      const updated = random() < 0.3 ? new Date(created + Math.floor(random() * age)).toISOString() : createdText;
-      out += `${this.ids.next(created)}\t${this.workspaceId}\tuser${offset + i}@${SEED_EMAIL_DOMAIN}\t${name}\t${status}\t${country}\t${createdText}\t${lastOpened}\t{}\t${createdText}\t${updated}\n`;
+      const opens = this.statusOpens[status];
+      const lastOpened = opens && random() < opens ? created + Math.floor(random() * age) : -1;
+      const updated = random() < 0.3 ? created + Math.floor(random() * age) : created;
+
+      this.pos = this.ids.write(created, this.buffer, this.pos);
+      this.tab();
+      this.bytes(this.workspaceId);
+      this.tab();
+      this.ascii('user');
+      this.integer(offset + i);
+      this.bytes(this.emailSuffix);
+      if (name) this.bytes(name);
+      this.tab();
+      this.bytes(this.statuses[status]);
+      this.tab();
+      this.bytes(country);
+      this.tab();
+      this.timestamp(created); // subscribed_at
+      this.tab();
+      if (lastOpened < 0) this.ascii(NULL);
+      else this.timestamp(lastOpened);
+      this.tab();
+      this.ascii('{}');
+      this.tab();
+      this.timestamp(created);
+      this.tab();
+      this.timestamp(updated);
+      this.buffer[this.pos++] = NEWLINE;
     }
     this.index = end;
-    return out;
+    return this.buffer.subarray(0, this.pos);
   }
 
   /** Every remaining row, `batchSize` rows per chunk. */
-  *batches(batchSize: number): Generator<string> {
+  *batches(batchSize: number): Generator<Buffer> {
     while (!this.done) yield this.nextBatch(batchSize);
+  }
+
+  private tab(): void {
+    this.buffer[this.pos++] = TAB;
+  }
+
+  /** A byte loop: for these few-byte values it beats Buffer#copy (which has a per-call cost). */
+  private bytes(source: Buffer): void {
+    const { buffer } = this;
+    let pos = this.pos;
+    for (let i = 0; i < source.length; i++) buffer[pos++] = source[i];
+    this.pos = pos;
+  }
+
+  /** ASCII-only text (constants). */
+  private ascii(text: string): void {
+    const { buffer } = this;
+    let pos = this.pos;
+    for (let i = 0; i < text.length; i++) buffer[pos++] = text.charCodeAt(i);
+    this.pos = pos;
+  }
+
+  private integer(value: number): void {
+    const start = this.pos;
+    do {
+      this.buffer[this.pos++] = 48 + (value % 10);
+      value = Math.floor(value / 10);
+    } while (value > 0);
+    this.buffer.subarray(start, this.pos).reverse();
+  }
+
+  private digits(value: number, width: number): void {
+    for (let i = width - 1; i >= 0; i--) {
+      this.buffer[this.pos + i] = 48 + (value % 10);
+      value = (value / 10) | 0;
+    }
+    this.pos += width;
+  }
+
+  /** `YYYY-MM-DDTHH:MM:SS.mmmZ` (UTC), like toISOString() but without allocating. */
+  private timestamp(ms: number): void {
+    const day = Math.floor(ms / DAY_MS);
+    let prefix = this.dayPrefixes[day];
+    if (prefix === undefined) {
+      prefix = ASCII(new Date(day * DAY_MS).toISOString().slice(0, 11));
+      this.dayPrefixes[day] = prefix;
+    }
+    this.bytes(prefix);
+    let rest = ms - day * DAY_MS;
+    const millis = rest % 1000;
+    rest = (rest - millis) / 1000;
+    const seconds = rest % 60;
+    rest = (rest - seconds) / 60;
+    this.digits((rest / 60) | 0, 2);
+    this.buffer[this.pos++] = 58; // :
+    this.digits(rest % 60, 2);
+    this.buffer[this.pos++] = 58;
+    this.digits(seconds, 2);
+    this.buffer[this.pos++] = 46; // .
+    this.digits(millis, 3);
+    this.buffer[this.pos++] = 90; // Z
   }
 }

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { APP_CONFIG, AppConfig, loadConfig } from '@shared/config';
 import { createValidationPipe, ErrorEnvelopeFilter } from '@shared/errors';
 import { createLogger, loggerOptions, PinoNestLogger } from './logger';
+import { exitOnSignal } from './shutdown';
 
 export interface HttpAppOptions {
   service: string;
@@ -39,11 +40,10 @@ export function createFastifyAdapter(config: AppConfig, options: HttpAppOptions)
   return adapter;
 }
 
-/** Applies what every HTTP app shares: validation, the error envelope, shutdown hooks. */
+/** Applies what every HTTP app shares: strict validation and the error envelope. */
 export function configureHttpApp(app: INestApplication): void {
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new ErrorEnvelopeFilter(app.get(HttpAdapterHost)));
-  app.enableShutdownHooks();
 }
 
 /** Boots an HTTP API on its configured port. */
@@ -58,5 +58,7 @@ export async function startHttpApp(module: Type<unknown>, options: HttpAppOption
   const effective = app.get<AppConfig>(APP_CONFIG);
   await app.listen(effective.port, effective.host);
   logger.info({ port: effective.port }, `${options.service} listening`);
+  // Closing stops accepting connections, lets in-flight requests finish, then runs Nest's shutdown hooks.
+  exitOnSignal(options.service, effective.shutdownTimeoutMs, () => app.close());
   return app;
 }

@@ -10,6 +10,7 @@ import { QueueModule, QueueName } from '@shared/queue';
 import { RedisModule } from '@shared/redis';
 import { createLogger, PinoNestLogger } from './logger';
 import { READINESS_CHECKS, ReadinessCheck, runReadiness } from './readiness';
+import { exitOnSignal } from './shutdown';
 
 export interface WorkerOptions {
   service: string;
@@ -90,20 +91,7 @@ export async function startWorker(module: Type<unknown>, options: WorkerOptions)
  */
 export async function runWorker(module: Type<unknown>, options: WorkerOptions): Promise<void> {
   const worker = await startWorker(module, options);
-  const timeoutMs = worker.app.get<AppConfig>(APP_CONFIG).shutdownTimeoutMs;
-  const onSignal = (signal: string) => {
-    const deadline = setTimeout(() => {
-      process.stderr.write(`${options.service}: shutdown deadline passed after ${signal}; exiting with jobs handed back\n`);
-      process.exit(1);
-    }, timeoutMs);
-    deadline.unref();
-    worker.stop().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once('SIGTERM', onSignal);
-  process.once('SIGINT', onSignal);
+  exitOnSignal(options.service, worker.app.get<AppConfig>(APP_CONFIG).shutdownTimeoutMs, worker.stop);
 }
 
 /** What every worker module imports: config, ids/clock, Redis, BullMQ and its own queues. */
