@@ -1,0 +1,52 @@
+import 'reflect-metadata';
+import { Benchmark, log, UsageError } from './cli';
+import { dropDbUtility } from './drop-db';
+import { httpPlatformBenchmark } from './http-platform';
+import { seedBenchmark } from './seed';
+
+/**
+ * `node bench/dist/main.js <name> [options]` (normally through `npm run bench -- <name> [options]`,
+ * which builds first). Results: one JSON line each on stdout. Everything else: stderr.
+ */
+export const BENCHMARKS: Benchmark[] = [seedBenchmark, httpPlatformBenchmark, dropDbUtility];
+
+function list(): void {
+  const width = Math.max(...BENCHMARKS.map((b) => b.name.length)) + 2;
+  const line = (b: Benchmark) => `  ${b.name.padEnd(width)}${b.summary}\n`;
+  process.stdout.write(
+    `benchmarks (npm run bench -- <name> --help):\n${BENCHMARKS.filter((b) => !b.utility).map(line).join('')}` +
+      `utilities:\n${BENCHMARKS.filter((b) => b.utility).map(line).join('')}`,
+  );
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  if (!name || name === 'list' || name === '--help' || name === '-h') {
+    list();
+    return name ? 0 : 2;
+  }
+  const benchmark = BENCHMARKS.find((b) => b.name === name);
+  if (!benchmark) {
+    log(`unknown benchmark "${name}"`);
+    list();
+    return 2;
+  }
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(`usage: npm run bench -- ${benchmark.usage}\n`);
+    return 0;
+  }
+  try {
+    await benchmark.run(args);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      log(`${name}: ${error.message}\nusage: npm run bench -- ${benchmark.usage}`);
+      return 2;
+    }
+    log(`${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return 1;
+  }
+}
+
+// Exit explicitly once stdout is flushed: a stray handle (a pool, a timer) must not keep a finished run alive.
+void main(process.argv.slice(2)).then((code) => process.stdout.write('', () => process.exit(code)));
