@@ -1,6 +1,7 @@
 import { Provider } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { REDIS_CLIENT } from '@shared/redis';
+import { withTimeout } from './with-timeout';
 
 /** A dependency the process needs before it can serve (database, Redis). */
 export interface ReadinessCheck {
@@ -21,17 +22,11 @@ const CHECK_TIMEOUT_MS = 2000;
 export async function runReadiness(checks: ReadinessCheck[]): Promise<ReadinessReport> {
   const results = await Promise.all(
     checks.map(async (c) => {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error('timeout')), CHECK_TIMEOUT_MS);
-      });
       try {
-        await Promise.race([c.check(), timeout]);
+        await withTimeout(c.check(), CHECK_TIMEOUT_MS, `${c.name} check timed out`);
         return [c.name, 'ok'] as const;
       } catch {
         return [c.name, 'unavailable'] as const;
-      } finally {
-        clearTimeout(timer);
       }
     }),
   );

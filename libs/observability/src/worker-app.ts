@@ -11,6 +11,7 @@ import { RedisModule } from '@shared/redis';
 import { createLogger, PinoNestLogger } from './logger';
 import { READINESS_CHECKS, ReadinessCheck, runReadiness } from './readiness';
 import { exitOnSignal } from './shutdown';
+import { withTimeout } from './with-timeout';
 
 export interface WorkerOptions {
   service: string;
@@ -36,10 +37,12 @@ function createMetrics(queues: Queue[]): Registry {
     labelNames: ['queue', 'state'],
     registers: [registry],
     async collect() {
-      for (const queue of queues) {
-        const counts = await queue.getJobCounts('wait', 'active', 'delayed', 'failed', 'prioritized');
-        for (const [state, count] of Object.entries(counts)) this.set({ queue: queue.name, state }, count);
-      }
+      // Bounded, so a scrape answers (503) instead of hanging while Redis is down.
+      const counting = Promise.all(queues.map((q) => q.getJobCounts('wait', 'active', 'delayed', 'failed', 'prioritized')));
+      const all = await withTimeout(counting, 2000, 'queue counts timed out');
+      all.forEach((counts, i) => {
+        for (const [state, count] of Object.entries(counts)) this.set({ queue: queues[i].name, state }, count);
+      });
     },
   });
   return registry;
