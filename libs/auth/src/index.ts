@@ -4,3 +4,4 @@ export * from './last-used-recorder';
 export * from './decorators';
 export * from './guards';
 export * from './auth.module';
+export * from './key-request';

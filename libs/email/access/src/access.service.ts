@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { assertValidKeyRequest, KeyRequest } from '@shared/auth';
 import { Clock, IdGenerator } from '@shared/core';
 import { InvalidRequest, NotFound } from '@shared/errors';
 import { AccessRepository, NewApiKey } from './access.repository';
@@ -27,13 +28,8 @@ export class AccessService {
     return { workspace_id: workspace.id, api_key: secret, api_key_id: key.id };
   }
 
-  async createApiKey(workspaceId: string, input: { scopes: string[]; name?: string; expiresAt?: Date | null }): Promise<IssuedKey> {
-    const unknown = input.scopes.filter((s) => !isEmailScope(s));
-    if (unknown.length) throw InvalidRequest('unknown_scope', `Unknown scope(s): ${unknown.join(', ')}.`, 'scopes');
-    if (!input.scopes.length) throw InvalidRequest('validation_failed', 'At least one scope is required.', 'scopes');
-    if (input.expiresAt && input.expiresAt.getTime() <= this.clock.now().getTime()) {
-      throw InvalidRequest('validation_failed', 'expires_at must be in the future.', 'expires_at');
-    }
+  async createApiKey(workspaceId: string, input: KeyRequest): Promise<IssuedKey> {
+    assertValidKeyRequest(input, isEmailScope, this.clock.now());
     if (!(await this.repository.findWorkspace(workspaceId))) throw NotFound('workspace', workspaceId);
     const { secret, key } = this.newKey(input.name ?? 'API key', canonicalScopes(input.scopes), input.expiresAt ?? null);
     await this.repository.createApiKey(workspaceId, key);

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { assertValidKeyRequest, KeyRequest } from '@shared/auth';
 import { Clock, IdGenerator } from '@shared/core';
 import { Conflict, InvalidRequest, NotFound } from '@shared/errors';
 import { AccountsRepository, NewFormsKey } from './accounts.repository';
@@ -29,13 +30,8 @@ export class AccountsService {
     return { owner_id: ownerId, workspace_id: workspaceId, api_key: secret };
   }
 
-  async createApiKey(ownerId: string, input: { scopes: string[]; name?: string; expiresAt?: Date | null }): Promise<{ id: string; api_key: string }> {
-    const unknown = input.scopes.filter((s) => !isFormsScope(s));
-    if (unknown.length) throw InvalidRequest('unknown_scope', `Unknown scope(s): ${unknown.join(', ')}.`, 'scopes');
-    if (!input.scopes.length) throw InvalidRequest('validation_failed', 'At least one scope is required.', 'scopes');
-    if (input.expiresAt && input.expiresAt.getTime() <= this.clock.now().getTime()) {
-      throw InvalidRequest('validation_failed', 'expires_at must be in the future.', 'expires_at');
-    }
+  async createApiKey(ownerId: string, input: KeyRequest): Promise<{ id: string; api_key: string }> {
+    assertValidKeyRequest(input, isFormsScope, this.clock.now());
     if (!(await this.repository.ownerExists(ownerId))) throw NotFound('owner', ownerId);
     const ordered = FORMS_SCOPES.filter((s) => input.scopes.includes(s));
     const { secret, key } = this.newKey(input.name ?? 'API key', ordered, input.expiresAt ?? null);
