@@ -65,3 +65,26 @@ export function round(value: number, digits = 0): number {
   const factor = 10 ** digits;
   return Math.round(value * factor) / factor;
 }
+
+const cleanups = new Set<() => Promise<void>>();
+
+/** Registers work to finish if the run is interrupted (stop an app, drop a database); returns the unregister. */
+export function onInterrupt(cleanup: () => Promise<void>): () => void {
+  cleanups.add(cleanup);
+  return () => cleanups.delete(cleanup);
+}
+
+/** Ctrl-C / SIGTERM: run the registered clean-ups (newest first, 15 s at most), then exit 130 / 143. */
+export function installSignalHandlers(): void {
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    process.once(signal, () => {
+      log(`${signal}: cleaning up`);
+      const pending = [...cleanups].reverse();
+      const all = (async () => {
+        for (const cleanup of pending) await cleanup().catch((error: unknown) => log(`clean-up failed: ${String(error)}`));
+      })();
+      const limit = new Promise((resolve) => setTimeout(resolve, 15_000).unref());
+      void Promise.race([all, limit]).finally(() => process.exit(code));
+    });
+  }
+}

@@ -17,7 +17,7 @@ export class TimeOrderedIds {
   private readonly pool = Buffer.alloc(RANDOM_CHARS * 4096);
   private poolOffset = this.pool.length;
   private readonly random = new Uint8Array(RANDOM_CHARS);
-  private lastTime = -1;
+  private lastTime = Number.NaN;
   private lastTimeText = '';
   private readonly lastTimeBytes = Buffer.alloc(TIME_CHARS);
   private readonly prefixBytes: Buffer;

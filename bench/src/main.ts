@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Benchmark, log, UsageError } from './cli';
+import { Benchmark, installSignalHandlers, log, UsageError } from './cli';
 import { dropDbUtility } from './drop-db';
 import { httpPlatformBenchmark } from './http-platform';
 import { seedBenchmark } from './seed';
@@ -10,10 +10,10 @@ import { seedBenchmark } from './seed';
  */
 export const BENCHMARKS: Benchmark[] = [seedBenchmark, httpPlatformBenchmark, dropDbUtility];
 
-function list(): void {
+function list(out: NodeJS.WritableStream = process.stdout): void {
   const width = Math.max(...BENCHMARKS.map((b) => b.name.length)) + 2;
   const line = (b: Benchmark) => `  ${b.name.padEnd(width)}${b.summary}\n`;
-  process.stdout.write(
+  out.write(
     `benchmarks (npm run bench -- <name> --help):\n${BENCHMARKS.filter((b) => !b.utility).map(line).join('')}` +
       `utilities:\n${BENCHMARKS.filter((b) => b.utility).map(line).join('')}`,
   );
@@ -22,19 +22,20 @@ function list(): void {
 async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
   if (!name || name === 'list' || name === '--help' || name === '-h') {
-    list();
+    list(name ? process.stdout : process.stderr);
     return name ? 0 : 2;
   }
   const benchmark = BENCHMARKS.find((b) => b.name === name);
   if (!benchmark) {
     log(`unknown benchmark "${name}"`);
-    list();
+    list(process.stderr);
     return 2;
   }
   if (args.includes('--help') || args.includes('-h')) {
     process.stdout.write(`usage: npm run bench -- ${benchmark.usage}\n`);
     return 0;
   }
+  installSignalHandlers();
   try {
     await benchmark.run(args);
     return 0;

@@ -3,23 +3,43 @@ import { pipeline } from 'node:stream/promises';
 import { Client } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { createWorkspaceWithKey } from './access';
-import { Benchmark, choiceOption, emit, intOption, log, numberOption, parseOptions, round, secondsSince, UsageError } from './cli';
-import { ensureBenchDatabase, redactUrl } from './databases';
+import { Benchmark, choiceOption, emit, intOption, log as logToStderr, numberOption, parseOptions, round, secondsSince, UsageError } from './cli';
+import { BENCH_DATABASE, ensureBenchDatabase, redactUrl } from './databases';
 import { SEED_EMAIL_DOMAIN, SUBSCRIBER_COLUMNS, SubscriberRowGenerator } from './seed-data';
 
 const USAGE = `seed --count N [--workspace wsp_...] [--database-url URL] [--indexes auto|keep|rebuild]
-       [--offset N] [--years 5] [--seed 42] [--batch-rows 2000] [--dry-run]
+       [--fk-check auto|per-row|once] [--offset N] [--years 5] [--seed 42] [--batch-rows 2000] [--dry-run]
   Bulk-loads N generated subscribers with COPY (pg-copy-streams), in one transaction.
   --workspace     load into this workspace (default: create one, with an all-scopes API key)
-  --database-url  a migrated email database (default: ${'pl_bench_email'}, created and migrated if missing)
+  --database-url  a migrated email database (default: ${BENCH_DATABASE}, created and migrated if missing)
   --indexes       keep: COPY into the indexed table; rebuild: drop the secondary indexes, COPY, re-create
                   them (same transaction); auto (default): rebuild when the table holds fewer rows than N
+  --fk-check      per-row: PostgreSQL checks workspace_id for every row (its FK trigger); once: lock the
+                  workspace row (FOR KEY SHARE, as that trigger would) and skip the per-row trigger with
+                  session_replication_role = replica (needs a superuser and no user triggers on the table);
+                  auto (default): once when allowed, else per-row
   --offset        first email number (default: after the workspace's highest user<n>@${SEED_EMAIL_DOMAIN})
   --years         spread created_at over this many past years (default 5)
   --seed          content PRNG seed: same seed, same names/statuses/countries/times (ids stay random)
   --dry-run       only generate the rows (measures the generator; touches no database)`;
 
-type IndexMode = 'auto' | 'keep' | 'rebuild';
+export type IndexMode = 'auto' | 'keep' | 'rebuild';
+export type FkMode = 'auto' | 'per-row' | 'once';
+
+/**
+ * Whether the per-row foreign-key trigger may be skipped: only a superuser may set
+ * session_replication_role, and it would silently skip any other trigger too, so none may exist.
+ * (workspace_id is the only foreign key among the columns the seed fills.)
+ */
+async function canCheckFkOnce(client: Client): Promise<{ ok: boolean; why?: string }> {
+  const { rows } = await client.query<{ superuser: boolean; triggers: string }>(
+    `SELECT current_setting('is_superuser') = 'on' AS superuser,
+            (SELECT count(*) FROM pg_trigger WHERE tgrelid = 'subscribers'::regclass AND NOT tgisinternal) AS triggers`,
+  );
+  if (!rows[0].superuser) return { ok: false, why: 'the database user is not a superuser' };
+  if (Number(rows[0].triggers) > 0) return { ok: false, why: 'subscribers has triggers of its own' };
+  return { ok: true };
+}
 
 interface IndexDefinition {
   name: string;
@@ -40,9 +60,7 @@ async function secondaryIndexes(client: Client): Promise<IndexDefinition[]> {
 
 /** Rows in subscribers, from the planner's estimate when there is one (count(*) on a big table is slow). */
 async function tableRows(client: Client): Promise<number> {
-  const { rows } = await client.query<{ estimate: string; pages: number }>(
-    `SELECT reltuples::bigint AS estimate, relpages AS pages FROM pg_class WHERE oid = 'subscribers'::regclass`,
-  );
+  const { rows } = await client.query<{ estimate: string }>(`SELECT reltuples::bigint AS estimate FROM pg_class WHERE oid = 'subscribers'::regclass`);
   const estimate = Number(rows[0].estimate);
   if (estimate >= 0) return estimate;
   const { rows: counted } = await client.query<{ n: string }>('SELECT count(*) AS n FROM subscribers');
@@ -59,7 +77,7 @@ async function nextEmailNumber(client: Client, workspaceId: string): Promise<num
   return Number(rows[0].next);
 }
 
-function progress(generator: SubscriberRowGenerator, total: number, started: number): NodeJS.Timeout {
+function progress(generator: SubscriberRowGenerator, total: number, started: number, log: (message: string) => void): NodeJS.Timeout {
   const timer = setInterval(() => {
     const done = generator.generated;
     const seconds = (performance.now() - started) / 1000;
@@ -75,6 +93,7 @@ async function run(args: string[]): Promise<void> {
     workspace: { type: 'string' },
     'database-url': { type: 'string' },
     indexes: { type: 'string' },
+    'fk-check': { type: 'string' },
     offset: { type: 'string' },
     years: { type: 'string' },
     seed: { type: 'string' },
@@ -84,9 +103,11 @@ async function run(args: string[]): Promise<void> {
   if (o.count === undefined) throw new UsageError('--count is required');
   const count = intOption(o.count, 'count', 0, 1, 1_000_000_000);
   const indexMode = choiceOption<IndexMode>(o.indexes, 'indexes', 'auto', ['auto', 'keep', 'rebuild']);
+  const fkMode = choiceOption<FkMode>(o['fk-check'], 'fk-check', 'auto', ['auto', 'per-row', 'once']);
   const years = numberOption(o.years, 'years', 5, 0.01, 50);
   const seed = intOption(o.seed, 'seed', 42, 0, 2 ** 32 - 1);
   const batchRows = intOption(o['batch-rows'], 'batch-rows', 2000, 1, 1_000_000);
+  const offset = o.offset === undefined ? undefined : intOption(o.offset, 'offset', 0);
   if (o.workspace !== undefined && !/^wsp_[0-9A-Za-z]+$/.test(o.workspace)) throw new UsageError('--workspace must look like wsp_<ULID>');
 
   if (o['dry-run']) {
@@ -106,19 +127,74 @@ async function run(args: string[]): Promise<void> {
     const created = await createWorkspaceWithKey(url, 'Bench seed workspace');
     workspaceId = created.workspace_id;
     apiKey = created.api_key;
-    log(`seed: created workspace ${workspaceId} (all-scopes key ${created.api_key_id})`);
+    logToStderr(`seed: created workspace ${workspaceId} (all-scopes key ${created.api_key_id})`);
   }
 
+  const result = await seedSubscribers({ url, workspaceId, count, offset, years, seed, batchRows, indexMode, fkMode });
+  emit({
+    bench: 'seed',
+    ...result,
+    ...(apiKey ? { api_key: apiKey } : {}),
+    database_url: redactUrl(url),
+  });
+}
+
+export interface SeedParams {
+  url: string;
+  workspaceId: string;
+  count: number;
+  /** Default: after the workspace's highest seeded email number. */
+  offset?: number;
+  years: number;
+  seed: number;
+  batchRows: number;
+  indexMode: IndexMode;
+  fkMode: FkMode;
+  /** Progress lines (default: stderr). */
+  log?: (message: string) => void;
+}
+
+export interface SeedResult {
+  rows: number;
+  /** BEGIN to COMMIT: the rows are loaded, indexed and visible. */
+  seconds: number;
+  rows_per_second: number;
+  copy_seconds: number;
+  index_seconds: number;
+  vacuum_analyze_seconds: number;
+  total_seconds: number;
+  indexes: 'keep' | 'rebuild';
+  fk_check: 'once' | 'per-row';
+  table_rows_before: number;
+  generated_mb: number;
+  table_total_mb: number;
+  workspace_id: string;
+  first_email: string;
+}
+
+/** Loads generated subscribers into an existing workspace with one COPY, in one transaction. */
+export async function seedSubscribers(params: SeedParams): Promise<SeedResult> {
+  const { url, workspaceId, count, years, seed, batchRows, indexMode, fkMode, log = logToStderr } = params;
   const client = new Client({ connectionString: url, application_name: 'bench-seed' });
   await client.connect();
   try {
     const { rowCount } = await client.query('SELECT 1 FROM workspaces WHERE id = $1', [workspaceId]);
     if (!rowCount) throw new UsageError(`workspace ${workspaceId} does not exist in ${redactUrl(url)}`);
-    const offset = o.offset !== undefined ? intOption(o.offset, 'offset', 0) : await nextEmailNumber(client, workspaceId);
+    const offset = params.offset ?? (await nextEmailNumber(client, workspaceId));
     const rowsBefore = await tableRows(client);
     const indexesBefore = (await secondaryIndexes(client)).map((index) => index.name);
     const rebuild = indexMode === 'rebuild' || (indexMode === 'auto' && rowsBefore < count);
-    log(`seed: ${count.toLocaleString('en-US')} rows into ${workspaceId} (emails from user${offset}), table has ~${rowsBefore.toLocaleString('en-US')} rows, indexes: ${rebuild ? 'rebuild' : 'keep'}`);
+    let fkOnce = false;
+    if (fkMode !== 'per-row') {
+      const allowed = await canCheckFkOnce(client);
+      if (!allowed.ok && fkMode === 'once') throw new UsageError(`--fk-check once is not possible: ${allowed.why}`);
+      if (!allowed.ok) log(`seed: checking workspace_id per row (${allowed.why})`);
+      fkOnce = allowed.ok;
+    }
+    log(
+      `seed: ${count.toLocaleString('en-US')} rows into ${workspaceId} (emails from user${offset}), table has ~${rowsBefore.toLocaleString('en-US')} rows, ` +
+        `indexes: ${rebuild ? 'rebuild' : 'keep'}, fk check: ${fkOnce ? 'once' : 'per-row'}`,
+    );
 
     const generator = new SubscriberRowGenerator({ workspaceId, count, offset, years, now: Date.now(), seed });
     const started = performance.now();
@@ -129,10 +205,16 @@ async function run(args: string[]): Promise<void> {
     try {
       // Index builds sort in memory when they can (the default 64MB spills to disk at ~1M rows).
       await client.query(`SET LOCAL maintenance_work_mem = '512MB'`);
+      if (fkOnce) {
+        // What the FK trigger does per row, done once: the workspace cannot go away before COMMIT.
+        const { rowCount: locked } = await client.query('SELECT 1 FROM workspaces WHERE id = $1 FOR KEY SHARE', [workspaceId]);
+        if (!locked) throw new Error(`workspace ${workspaceId} disappeared`);
+        await client.query('SET LOCAL session_replication_role = replica');
+      }
       const dropped = rebuild ? await secondaryIndexes(client) : [];
       for (const index of dropped) await client.query(`DROP INDEX "${index.name}"`);
 
-      const timer = progress(generator, count, started);
+      const timer = progress(generator, count, started, log);
       const copyStarted = performance.now();
       try {
         const counter = new Transform({
@@ -155,6 +237,7 @@ async function run(args: string[]): Promise<void> {
         await client.query(index.definition);
       }
       indexSeconds = secondsSince(indexStarted);
+      if (fkOnce) await client.query('SET LOCAL session_replication_role = origin');
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
@@ -162,32 +245,32 @@ async function run(args: string[]): Promise<void> {
     }
     const loaded = secondsSince(started);
 
-    // Fresh statistics, so whatever runs next against this data gets sensible plans.
-    const analyzeStarted = performance.now();
-    await client.query('ANALYZE subscribers');
-    const analyzeSeconds = secondsSince(analyzeStarted);
+    // Statistics and a visibility map now, while nothing else runs: otherwise autovacuum, throttled,
+    // does it in the background later, in the middle of whatever benchmark runs next.
+    const vacuumStarted = performance.now();
+    await client.query('VACUUM (ANALYZE) subscribers');
+    const vacuumSeconds = secondsSince(vacuumStarted);
 
     const after = new Set((await secondaryIndexes(client)).map((index) => index.name));
     const lost = indexesBefore.filter((name) => !after.has(name));
     if (lost.length) throw new Error(`indexes missing after the load: ${lost.join(', ')}`);
     const { rows: size } = await client.query<{ bytes: string }>(`SELECT pg_total_relation_size('subscribers') AS bytes`);
-    emit({
-      bench: 'seed',
+    return {
       rows: count,
       seconds: loaded,
       rows_per_second: Math.round(count / loaded),
       copy_seconds: copySeconds,
       index_seconds: indexSeconds,
-      analyze_seconds: analyzeSeconds,
-      indexes: rebuild ? 'rebuild' : 'keep',
+      vacuum_analyze_seconds: vacuumSeconds,
+      total_seconds: secondsSince(started),
+      indexes: rebuild ? ('rebuild' as const) : ('keep' as const),
+      fk_check: fkOnce ? ('once' as const) : ('per-row' as const),
       table_rows_before: rowsBefore,
       generated_mb: round(bytes / 1e6, 1),
       table_total_mb: round(Number(size[0].bytes) / 1e6, 1),
       workspace_id: workspaceId,
-      ...(apiKey ? { api_key: apiKey } : {}),
       first_email: `user${offset}@${SEED_EMAIL_DOMAIN}`,
-      database_url: redactUrl(url),
-    });
+    };
   } finally {
     await client.end();
   }
