@@ -1,5 +1,8 @@
 // npm test: installs if needed, generates Prisma clients, type-checks, then runs every jest tier
 // (unit, integration against real PostgreSQL/Redis, e2e over HTTP). Extra args go to jest.
+import { readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { bin, install, log, prepare, requireServices, run } from './lib/env.mjs';
 
 await requireServices();
@@ -8,4 +11,15 @@ prepare({ build: true });
 log('▸ type-checking');
 run(bin('tsc'), ['-p', 'tsconfig.json']);
 log('▸ running tests');
-run(bin('jest'), ['--ci', ...process.argv.slice(2)], { env: { ...process.env, NODE_ENV: 'test' } });
+const results = path.join(tmpdir(), `jest-results-${process.pid}.json`);
+process.on('exit', () => {
+  // One plain closing line with the counts, whatever the outcome.
+  try {
+    const { numPassedTests, numFailedTests, numPendingTests } = JSON.parse(readFileSync(results, 'utf8'));
+    process.stdout.write(`tests: ${numPassedTests} passed, ${numFailedTests} failed, ${numPendingTests} skipped\n`);
+    rmSync(results, { force: true });
+  } catch {
+    // jest did not get far enough to write results; its own output says why
+  }
+});
+run(bin('jest'), ['--ci', '--json', `--outputFile=${results}`, ...process.argv.slice(2)], { env: { ...process.env, NODE_ENV: 'test' } });
