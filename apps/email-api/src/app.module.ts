@@ -7,8 +7,14 @@ import { RedisModule } from '@shared/redis';
 import { EmailDataAccessModule, EmailPrisma } from '@email/data-access';
 import { EmailAccessModule, EmailCredentialVerifier } from '@email/access';
 import { EmailWorkspaceModule } from '@email/workspace';
+import { EmailAudienceModule } from '@email/audience';
+import { EmailDeliveryModule } from '@email/delivery';
 import { PlatformController } from './http/platform/platform.controller';
 import { WorkspaceController } from './http/workspace/workspace.controller';
+import { SubscribersController } from './http/subscribers/subscribers.controller';
+import { TagsController } from './http/tags/tags.controller';
+import { CustomFieldsController } from './http/custom-fields/custom-fields.controller';
+import { SenderIdentitiesController } from './http/sender-identities/sender-identities.controller';
 
 export const EMAIL_API_PORT = 3000;
 
@@ -26,8 +32,18 @@ export const EMAIL_HTTP_OPTIONS: HttpAppOptions = {
     EmailDataAccessModule,
     AuthModule.forRoot({ imports: [EmailAccessModule], verifier: EmailCredentialVerifier }),
     EmailWorkspaceModule,
+    EmailAudienceModule,
+    EmailDeliveryModule,
   ],
-  controllers: [HealthController, PlatformController, WorkspaceController],
+  controllers: [
+    HealthController,
+    PlatformController,
+    WorkspaceController,
+    SubscribersController,
+    TagsController,
+    CustomFieldsController,
+    SenderIdentitiesController,
+  ],
   providers: [readinessChecksProvider(EmailPrisma)],
 })
 export class AppModule {}

@@ -1,5 +1,5 @@
 import { INestApplication, Type } from '@nestjs/common';
-import { HttpAdapterHost, NestFactory } from '@nestjs/core';
+import { HttpAdapterHost, ModulesContainer, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomUUID } from 'node:crypto';
 import { APP_CONFIG, AppConfig, loadConfig } from '@shared/config';
@@ -40,10 +40,24 @@ export function createFastifyAdapter(config: AppConfig, options: HttpAppOptions)
   return adapter;
 }
 
-/** Applies what every HTTP app shares: strict validation and the error envelope. */
+/** A provider that needs the application itself (e.g. to generate its OpenAPI document) implements this. */
+export interface OnHttpAppConfigured {
+  onHttpAppConfigured(app: INestApplication): void;
+}
+
+/** Applies what every HTTP app shares: strict validation and the error envelope; then hands the app to OnHttpAppConfigured providers. */
 export function configureHttpApp(app: INestApplication): void {
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new ErrorEnvelopeFilter(app.get(HttpAdapterHost)));
+  const notified = new Set<unknown>();
+  for (const module of app.get(ModulesContainer).values()) {
+    for (const wrapper of module.providers.values()) {
+      const instance = wrapper.isDependencyTreeStatic() && !wrapper.isTransient ? (wrapper.instance as Partial<OnHttpAppConfigured> | null) : null;
+      if (typeof instance?.onHttpAppConfigured !== 'function' || notified.has(instance)) continue;
+      notified.add(instance);
+      instance.onHttpAppConfigured(app);
+    }
+  }
 }
 
 /** Boots an HTTP API on its configured port. */

@@ -1,2 +1,5 @@
 export * from './cursor';
 export * from './page';
+export * from './keyset';
+export * from './list-query.dto';
+export * from './cursor-codec.provider';

@@ -1,0 +1,28 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, Principal, RequireScopes } from '@shared/auth';
+import { PageQueryDto } from '@shared/pagination';
+import { SenderIdentityListDto, SenderIdentityResponseDto, SenderIdentityService } from '@email/delivery';
+
+@ApiTags('Sender Identities')
+@ApiBearerAuth('WorkspaceApiKey')
+@Controller('v1/sender-identities')
+export class SenderIdentitiesController {
+  constructor(private readonly identities: SenderIdentityService) {}
+
+  @Get()
+  @RequireScopes('workspace:read')
+  @ApiOperation({ operationId: 'listSenderIdentities', summary: 'List sender identities' })
+  @ApiOkResponse({ type: SenderIdentityListDto })
+  list(@CurrentPrincipal() p: Principal, @Query() query: PageQueryDto): Promise<SenderIdentityListDto> {
+    return this.identities.list(p.tenantId, query);
+  }
+
+  @Get(':sender_identity_id')
+  @RequireScopes('workspace:read')
+  @ApiOperation({ operationId: 'getSenderIdentity', summary: 'Get a sender identity' })
+  @ApiOkResponse({ type: SenderIdentityResponseDto })
+  async get(@CurrentPrincipal() p: Principal, @Param('sender_identity_id') id: string): Promise<SenderIdentityResponseDto> {
+    return { data: await this.identities.get(p.tenantId, id) };
+  }
+}

@@ -1,0 +1,116 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, Principal, RequireScopes } from '@shared/auth';
+import { Idempotent } from '@shared/idempotency';
+import {
+  SubscriberListDto, SubscriberListQueryDto, SubscriberResponseDto, SubscriberService, SubscriberStatusRequestDto, SubscriberUpdateRequestDto,
+  SubscriberUpsertRequestDto,
+} from '@email/audience';
+
+interface StatusReply {
+  status(code: number): unknown;
+}
+
+@ApiTags('Subscribers')
+@ApiBearerAuth('WorkspaceApiKey')
+@Controller('v1/subscribers')
+export class SubscribersController {
+  constructor(private readonly subscribers: SubscriberService) {}
+
+  @Get()
+  @RequireScopes('subscribers:read')
+  @ApiOperation({ operationId: 'listSubscribers', summary: 'List subscribers' })
+  @ApiOkResponse({ type: SubscriberListDto })
+  list(@CurrentPrincipal() p: Principal, @Query() query: SubscriberListQueryDto): Promise<SubscriberListDto> {
+    return this.subscribers.list(p.tenantId, query);
+  }
+
+  @Post()
+  @Idempotent()
+  @RequireScopes('live_actions:write', 'subscribers:write')
+  @ApiOperation({ operationId: 'upsertSubscriber', summary: 'Create or upsert a subscriber' })
+  @ApiCreatedResponse({ type: SubscriberResponseDto, description: 'Created.' })
+  @ApiOkResponse({ type: SubscriberResponseDto, description: 'An existing subscriber was updated.' })
+  async upsert(
+    @CurrentPrincipal() p: Principal,
+    @Body() body: SubscriberUpsertRequestDto,
+    @Res({ passthrough: true }) reply: StatusReply,
+  ): Promise<SubscriberResponseDto> {
+    const { created, subscriber } = await this.subscribers.upsert(p.tenantId, body);
+    reply.status(created ? 201 : 200);
+    return { data: subscriber };
+  }
+
+  @Get(':subscriber_id')
+  @RequireScopes('subscribers:read')
+  @ApiOperation({ operationId: 'getSubscriber', summary: 'Get a subscriber' })
+  @ApiOkResponse({ type: SubscriberResponseDto })
+  async get(@CurrentPrincipal() p: Principal, @Param('subscriber_id') id: string): Promise<SubscriberResponseDto> {
+    return { data: await this.subscribers.get(p.tenantId, id) };
+  }
+
+  @Patch(':subscriber_id')
+  @RequireScopes('subscribers:write')
+  @ApiOperation({ operationId: 'updateSubscriber', summary: 'Update a subscriber' })
+  @ApiOkResponse({ type: SubscriberResponseDto })
+  async update(@CurrentPrincipal() p: Principal, @Param('subscriber_id') id: string, @Body() body: SubscriberUpdateRequestDto): Promise<SubscriberResponseDto> {
+    return { data: await this.subscribers.update(p.tenantId, id, body) };
+  }
+
+  @Delete(':subscriber_id')
+  @HttpCode(204)
+  @RequireScopes('subscribers:write')
+  @ApiOperation({ operationId: 'deleteSubscriber', summary: 'Delete a subscriber' })
+  @ApiNoContentResponse()
+  async delete(@CurrentPrincipal() p: Principal, @Param('subscriber_id') id: string): Promise<void> {
+    await this.subscribers.delete(p.tenantId, id);
+  }
+
+  @Put(':subscriber_id/status')
+  @RequireScopes('live_actions:write', 'subscribers:write')
+  @ApiOperation({ operationId: 'updateSubscriberStatus', summary: 'Change Subscriber sending eligibility' })
+  @ApiOkResponse({ type: SubscriberResponseDto })
+  async setStatus(@CurrentPrincipal() p: Principal, @Param('subscriber_id') id: string, @Body() body: SubscriberStatusRequestDto): Promise<SubscriberResponseDto> {
+    return { data: await this.subscribers.setStatus(p.tenantId, id, body) };
+  }
+
+  @Put(':subscriber_id/tags/:tag_id')
+  @RequireScopes('live_actions:write', 'subscribers:write')
+  @ApiOperation({ operationId: 'addSubscriberTag', summary: 'Add a Tag to a Subscriber' })
+  @ApiOkResponse({ type: SubscriberResponseDto })
+  async addTag(@CurrentPrincipal() p: Principal, @Param('subscriber_id') id: string, @Param('tag_id') tagId: string): Promise<SubscriberResponseDto> {
+    return { data: await this.subscribers.addTag(p.tenantId, id, tagId) };
+  }
+
+  @Delete(':subscriber_id/tags/:tag_id')
+  @RequireScopes('live_actions:write', 'subscribers:write')
+  @ApiOperation({ operationId: 'removeSubscriberTag', summary: 'Remove a tag from a subscriber' })
+  @ApiOkResponse({ type: SubscriberResponseDto })
+  async removeTag(@CurrentPrincipal() p: Principal, @Param('subscriber_id') id: string, @Param('tag_id') tagId: string): Promise<SubscriberResponseDto> {
+    return { data: await this.subscribers.removeTag(p.tenantId, id, tagId) };
+  }
+
+  @Put(':subscriber_id/sequences/:sequence_id')
+  @RequireScopes('live_actions:write', 'subscribers:write')
+  @ApiOperation({ operationId: 'addSubscriberSequence', summary: 'Add a subscriber to a sequence' })
+  @ApiOkResponse({ type: SubscriberResponseDto })
+  async addSequence(
+    @CurrentPrincipal() p: Principal,
+    @Param('subscriber_id') id: string,
+    @Param('sequence_id') sequenceId: string,
+  ): Promise<SubscriberResponseDto> {
+    return { data: await this.subscribers.addSequence(p.tenantId, id, sequenceId) };
+  }
+
+  @Delete(':subscriber_id/sequences/:sequence_id')
+  @RequireScopes('live_actions:write', 'subscribers:write')
+  @ApiOperation({ operationId: 'removeSubscriberSequence', summary: 'Remove a subscriber from a sequence' })
+  @ApiOkResponse({ type: SubscriberResponseDto })
+  async removeSequence(
+    @CurrentPrincipal() p: Principal,
+    @Param('subscriber_id') id: string,
+    @Param('sequence_id') sequenceId: string,
+  ): Promise<SubscriberResponseDto> {
+    return { data: await this.subscribers.removeSequence(p.tenantId, id, sequenceId) };
+  }
+}

@@ -1,0 +1,55 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, Principal, RequireScopes } from '@shared/auth';
+import { Idempotent } from '@shared/idempotency';
+import { SearchablePageQueryDto } from '@shared/pagination';
+import { TagCreateRequestDto, TagListDto, TagResponseDto, TagService, TagUpdateRequestDto } from '@email/audience';
+
+@ApiTags('Tags')
+@ApiBearerAuth('WorkspaceApiKey')
+@Controller('v1/tags')
+export class TagsController {
+  constructor(private readonly tags: TagService) {}
+
+  @Get()
+  @RequireScopes('tags:read')
+  @ApiOperation({ operationId: 'listTags', summary: 'List tags' })
+  @ApiOkResponse({ type: TagListDto })
+  list(@CurrentPrincipal() p: Principal, @Query() query: SearchablePageQueryDto): Promise<TagListDto> {
+    return this.tags.list(p.tenantId, query);
+  }
+
+  @Post()
+  @Idempotent()
+  @RequireScopes('tags:write')
+  @ApiOperation({ operationId: 'createTag', summary: 'Create a tag' })
+  @ApiCreatedResponse({ type: TagResponseDto })
+  async create(@CurrentPrincipal() p: Principal, @Body() body: TagCreateRequestDto): Promise<TagResponseDto> {
+    return { data: await this.tags.create(p.tenantId, body) };
+  }
+
+  @Get(':tag_id')
+  @RequireScopes('tags:read')
+  @ApiOperation({ operationId: 'getTag', summary: 'Get a tag' })
+  @ApiOkResponse({ type: TagResponseDto })
+  async get(@CurrentPrincipal() p: Principal, @Param('tag_id') id: string): Promise<TagResponseDto> {
+    return { data: await this.tags.get(p.tenantId, id) };
+  }
+
+  @Put(':tag_id')
+  @RequireScopes('tags:write')
+  @ApiOperation({ operationId: 'updateTag', summary: 'Update a tag' })
+  @ApiOkResponse({ type: TagResponseDto })
+  async update(@CurrentPrincipal() p: Principal, @Param('tag_id') id: string, @Body() body: TagUpdateRequestDto): Promise<TagResponseDto> {
+    return { data: await this.tags.update(p.tenantId, id, body) };
+  }
+
+  @Delete(':tag_id')
+  @HttpCode(204)
+  @RequireScopes('tags:write')
+  @ApiOperation({ operationId: 'deleteTag', summary: 'Delete a tag' })
+  @ApiNoContentResponse()
+  async delete(@CurrentPrincipal() p: Principal, @Param('tag_id') id: string): Promise<void> {
+    await this.tags.delete(p.tenantId, id);
+  }
+}

@@ -1,0 +1,55 @@
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import request from 'supertest';
+import { AccessService } from '@email/access';
+import { createTestApp, createTestDatabase, TestDatabase } from '@shared/testing';
+import { AppModule, EMAIL_HTTP_OPTIONS } from '../src/app.module';
+
+export interface EmailApiHarness {
+  app: NestFastifyApplication;
+  db: TestDatabase;
+  workspaceId: string;
+  key: string;
+  /** A supertest agent with the workspace's all-scopes key. */
+  as(key?: string): {
+    get(path: string): request.Test;
+    post(path: string): request.Test;
+    put(path: string): request.Test;
+    patch(path: string): request.Test;
+    delete(path: string): request.Test;
+  };
+  newWorkspace(name?: string): Promise<{ workspace_id: string; api_key: string }>;
+  keyWith(scopes: string[]): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Boots email-api on a fresh database with one workspace and an all-scopes key. */
+export async function emailApi(env: Record<string, string> = {}): Promise<EmailApiHarness> {
+  const db = await createTestDatabase('email');
+  const app = await createTestApp(AppModule, { EMAIL_DATABASE_URL: db.url, AUTH_CACHE_TTL_MS: '0', ...env }, EMAIL_HTTP_OPTIONS);
+  const access = app.get(AccessService);
+  const { workspace_id, api_key } = await access.createWorkspace('Test workspace');
+  const as = (key = api_key) => {
+    const server = app.getHttpServer();
+    const auth = (test: request.Test) => test.set('authorization', `Bearer ${key}`);
+    return {
+      get: (path: string) => auth(request(server).get(path)),
+      post: (path: string) => auth(request(server).post(path)),
+      put: (path: string) => auth(request(server).put(path)),
+      patch: (path: string) => auth(request(server).patch(path)),
+      delete: (path: string) => auth(request(server).delete(path)),
+    };
+  };
+  return {
+    app,
+    db,
+    workspaceId: workspace_id,
+    key: api_key,
+    as,
+    newWorkspace: (name = 'Other') => access.createWorkspace(name),
+    keyWith: async (scopes) => (await access.createApiKey(workspace_id, { scopes })).api_key,
+    close: async () => {
+      await app.close();
+      await db.drop();
+    },
+  };
+}

@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { EmailEventsModule } from '@email/events';
+import { cursorCodecProvider } from '@shared/pagination';
+import { CustomFieldRepository } from './custom-fields/custom-field.repository';
+import { CustomFieldService } from './custom-fields/custom-field.service';
+import { SubscriberRepository } from './subscribers/subscriber.repository';
+import { SubscriberService } from './subscribers/subscriber.service';
+import { TagRepository } from './tags/tag.repository';
+import { TagService } from './tags/tag.service';
+
+/** Subscribers, tags and custom fields: the workspace's audience. */
+@Module({
+  imports: [EmailEventsModule],
+  providers: [cursorCodecProvider, TagRepository, TagService, CustomFieldRepository, CustomFieldService, SubscriberRepository, SubscriberService],
+  exports: [TagService, CustomFieldService, SubscriberService],
+})
+export class EmailAudienceModule {}

@@ -1,0 +1,74 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { Pagination } from '@shared/pagination';
+import { CUSTOM_FIELD_TYPES, CustomFieldTypeName } from './custom-field-types';
+
+export class CustomFieldSettingsDto {
+  @ApiPropertyOptional({ type: [String], description: 'Choices of select types.' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(500)
+  @IsString({ each: true })
+  @IsNotEmpty({ each: true })
+  @MaxLength(255, { each: true })
+  options?: string[];
+}
+
+export class CustomFieldDto {
+  @ApiProperty({ example: '/v1/custom-fields/cf_01J…' }) self!: string;
+  @ApiProperty() id!: string;
+  @ApiProperty() label!: string;
+  @ApiProperty({ enum: CUSTOM_FIELD_TYPES }) type!: CustomFieldTypeName;
+  @ApiProperty({ type: CustomFieldSettingsDto }) settings!: { options: string[] };
+  @ApiProperty({ description: 'Ready-to-use token computed from the current label.' }) personalization_token!: string;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiProperty({ format: 'date-time' }) updated_at!: string;
+}
+
+export class CustomFieldResponseDto {
+  @ApiProperty({ type: CustomFieldDto }) data!: CustomFieldDto;
+}
+
+export class CustomFieldListDto {
+  @ApiProperty({ type: [CustomFieldDto] }) data!: CustomFieldDto[];
+  @ApiProperty() pagination!: Pagination;
+}
+
+export class CustomFieldUpsertRequestDto {
+  @ApiProperty({ maxLength: 255 })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
+  label!: string;
+
+  @ApiProperty({ enum: CUSTOM_FIELD_TYPES })
+  @IsIn(CUSTOM_FIELD_TYPES)
+  type!: CustomFieldTypeName;
+
+  @ApiPropertyOptional({ type: CustomFieldSettingsDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => CustomFieldSettingsDto)
+  settings?: CustomFieldSettingsDto;
+}
+
+export class CustomFieldUpdateRequestDto {
+  @ApiPropertyOptional({ maxLength: 255 })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
+  label?: string;
+
+  @ApiPropertyOptional({ enum: CUSTOM_FIELD_TYPES })
+  @IsOptional()
+  @IsIn(CUSTOM_FIELD_TYPES)
+  type?: CustomFieldTypeName;
+
+  @ApiPropertyOptional({ type: CustomFieldSettingsDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => CustomFieldSettingsDto)
+  settings?: CustomFieldSettingsDto;
+}

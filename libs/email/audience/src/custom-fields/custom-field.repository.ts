@@ -1,0 +1,59 @@
+import { Injectable } from '@nestjs/common';
+import { CustomField, CustomFieldType, EmailPrisma } from '@email/data-access';
+import { KeysetPage } from '@shared/pagination';
+
+@Injectable()
+export class CustomFieldRepository {
+  constructor(private readonly prisma: EmailPrisma) {}
+
+  list(workspaceId: string, page: KeysetPage, search?: string): Promise<CustomField[]> {
+    return this.prisma.customField.findMany({
+      where: {
+        workspace_id: workspaceId,
+        ...(search ? { label: { contains: search, mode: 'insensitive' } } : {}),
+        ...(page.after
+          ? { OR: [{ created_at: { lt: page.after.created_at } }, { created_at: page.after.created_at, id: { lt: page.after.id } }] }
+          : {}),
+      },
+      orderBy: [{ created_at: 'desc' }, { id: 'desc' }],
+      take: page.limit + 1,
+    });
+  }
+
+  find(workspaceId: string, id: string): Promise<CustomField | null> {
+    return this.prisma.customField.findFirst({ where: { workspace_id: workspaceId, id } });
+  }
+
+  findMany(workspaceId: string, ids: string[]): Promise<CustomField[]> {
+    return this.prisma.customField.findMany({ where: { workspace_id: workspaceId, id: { in: ids } } });
+  }
+
+  labelTaken(workspaceId: string, label: string, exceptId?: string): Promise<boolean> {
+    return this.prisma.customField
+      .count({ where: { workspace_id: workspaceId, label: { equals: label, mode: 'insensitive' }, ...(exceptId ? { NOT: { id: exceptId } } : {}) } })
+      .then((n) => n > 0);
+  }
+
+  create(workspaceId: string, data: { id: string; label: string; type: CustomFieldType; options: string[] }): Promise<CustomField> {
+    return this.prisma.customField.create({ data: { ...data, workspace_id: workspaceId } });
+  }
+
+  update(workspaceId: string, id: string, data: { label?: string; type?: CustomFieldType; options?: string[] }): Promise<CustomField> {
+    return this.prisma.customField.update({ where: { id, workspace_id: workspaceId }, data });
+  }
+
+  /** Whether any subscriber holds a value for this field (a type change would invalidate it). */
+  async inUse(workspaceId: string, id: string): Promise<boolean> {
+    const rows = await this.prisma.$queryRaw<unknown[]>`SELECT 1 FROM subscribers WHERE workspace_id = ${workspaceId} AND custom_fields ? ${id} LIMIT 1`;
+    return rows.length > 0;
+  }
+
+  /** Deletes the field and strips its values from every subscriber, atomically. */
+  async delete(workspaceId: string, id: string): Promise<boolean> {
+    return this.prisma.$transaction(async (tx) => {
+      const { count } = await tx.customField.deleteMany({ where: { workspace_id: workspaceId, id } });
+      if (count) await tx.$executeRaw`UPDATE subscribers SET custom_fields = custom_fields - ${id} WHERE workspace_id = ${workspaceId} AND custom_fields ? ${id}`;
+      return count === 1;
+    });
+  }
+}

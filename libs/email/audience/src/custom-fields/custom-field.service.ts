@@ -1,0 +1,97 @@
+import { Injectable } from '@nestjs/common';
+import { CustomField } from '@email/data-access';
+import { IdGenerator } from '@shared/core';
+import { Conflict, InvalidRequest, NotFound } from '@shared/errors';
+import { CursorCodec, Page, readKeysetPage, cursorFor, toPage } from '@shared/pagination';
+import { CustomFieldDto, CustomFieldUpdateRequestDto, CustomFieldUpsertRequestDto } from './custom-field.dto';
+import { CustomFieldRepository } from './custom-field.repository';
+import { CHOICE_TYPES, CustomFieldTypeName, toApiType, toDbType } from './custom-field-types';
+import { FieldDefinition } from './custom-field-values';
+import { personalizationToken } from './personalization-token';
+
+export function toCustomFieldDto(field: CustomField): CustomFieldDto {
+  return {
+    self: `/v1/custom-fields/${field.id}`,
+    id: field.id,
+    label: field.label,
+    type: toApiType(field.type),
+    settings: { options: [...field.options] },
+    personalization_token: personalizationToken(field.label),
+    created_at: field.created_at.toISOString(),
+    updated_at: field.updated_at.toISOString(),
+  };
+}
+
+@Injectable()
+export class CustomFieldService {
+  constructor(
+    private readonly repository: CustomFieldRepository,
+    private readonly ids: IdGenerator,
+    private readonly cursors: CursorCodec,
+  ) {}
+
+  async list(workspaceId: string, query: { limit?: string; starting_after?: string; search?: string }): Promise<Page<CustomFieldDto>> {
+    const scope = `${workspaceId}:custom_fields`;
+    const page = readKeysetPage(this.cursors, scope, query);
+    const rows = await this.repository.list(workspaceId, page, query.search?.trim() || undefined);
+    return toPage(rows, page.limit, toCustomFieldDto, (row) => cursorFor(this.cursors, scope, row));
+  }
+
+  async get(workspaceId: string, id: string): Promise<CustomFieldDto> {
+    return toCustomFieldDto(await this.require(workspaceId, id));
+  }
+
+  async create(workspaceId: string, input: CustomFieldUpsertRequestDto): Promise<CustomFieldDto> {
+    const label = input.label.trim();
+    const options = checkedOptions(input.type, input.settings?.options ?? []);
+    if (await this.repository.labelTaken(workspaceId, label)) throw labelTaken();
+    const field = await this.repository.create(workspaceId, { id: this.ids.newId('cf'), label, type: toDbType(input.type), options });
+    return toCustomFieldDto(field);
+  }
+
+  async update(workspaceId: string, id: string, input: CustomFieldUpdateRequestDto): Promise<CustomFieldDto> {
+    if (input.label === undefined && input.type === undefined && input.settings === undefined) {
+      throw InvalidRequest('empty_update', 'Send at least one of label, type or settings.', 'body');
+    }
+    const current = await this.require(workspaceId, id);
+    const type = input.type ?? toApiType(current.type);
+    const options = checkedOptions(type, input.settings?.options ?? current.options);
+    const label = input.label?.trim();
+    if (label && (await this.repository.labelTaken(workspaceId, label, id))) throw labelTaken();
+    if (input.type && toDbType(input.type) !== current.type && (await this.repository.inUse(workspaceId, id))) {
+      throw Conflict('custom_field_in_use', 'Subscribers hold values for this field; its type cannot change.', { field: 'type' });
+    }
+    const field = await this.repository.update(workspaceId, id, { label, type: toDbType(type), options });
+    return toCustomFieldDto(field);
+  }
+
+  async delete(workspaceId: string, id: string): Promise<void> {
+    if (!(await this.repository.delete(workspaceId, id))) throw NotFound('custom_field', id);
+  }
+
+  /** The workspace's definitions for the given ids, for validating subscriber values. */
+  async definitions(workspaceId: string, ids: string[]): Promise<Map<string, FieldDefinition>> {
+    if (!ids.length) return new Map();
+    const fields = await this.repository.findMany(workspaceId, ids);
+    return new Map(fields.map((f) => [f.id, { id: f.id, type: toApiType(f.type), options: f.options }]));
+  }
+
+  private async require(workspaceId: string, id: string): Promise<CustomField> {
+    const field = await this.repository.find(workspaceId, id);
+    if (!field) throw NotFound('custom_field', id);
+    return field;
+  }
+}
+
+const labelTaken = () => Conflict('custom_field_label_taken', 'Another custom field already has this label.', { field: 'label' });
+
+function checkedOptions(type: CustomFieldTypeName, options: string[]): string[] {
+  const unique = [...new Set(options.map((o) => o.trim()).filter(Boolean))];
+  if (CHOICE_TYPES.includes(type) && !unique.length) {
+    throw InvalidRequest('validation_failed', `A ${type} field needs at least one option.`, 'settings.options');
+  }
+  if (unique.some((o) => o.includes(',')) && type === 'Multi Select') {
+    throw InvalidRequest('validation_failed', 'Multi Select options cannot contain commas (values may be sent comma-separated).', 'settings.options');
+  }
+  return CHOICE_TYPES.includes(type) ? unique : [];
+}

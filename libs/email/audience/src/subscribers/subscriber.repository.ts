@@ -1,0 +1,207 @@
+import { Injectable } from '@nestjs/common';
+import { EmailPrisma, Prisma, SubscriberStatus } from '@email/data-access';
+import { KeysetPage } from '@shared/pagination';
+
+/** A subscriber with its tags and active sequence ids, as one query returns it. */
+export interface SubscriberRow {
+  id: string;
+  email: string;
+  name: string;
+  status: SubscriberStatus;
+  country: string | null;
+  subscribed_at: Date;
+  last_opened_at: Date | null;
+  custom_fields: Record<string, unknown>;
+  created_at: Date;
+  updated_at: Date;
+  tags: Array<{ id: string; name: string }>;
+  sequence_ids: string[];
+}
+
+export interface SubscriberFilter {
+  search?: string;
+  email?: string;
+  status?: SubscriberStatus;
+  coldOnly?: boolean;
+  tagIds?: string[];
+  tagOperator?: 'has_any_of' | 'has_none_of';
+  sequenceIds?: string[];
+  sequenceOperator?: string;
+}
+
+export interface SubscriberChanges {
+  email?: string;
+  name?: string;
+  status?: SubscriberStatus;
+  country?: string;
+  subscribed_at?: Date;
+  custom_fields?: Record<string, unknown>;
+}
+
+type Db = Prisma.TransactionClient | EmailPrisma;
+
+const COLD_AFTER_DAYS = 90;
+
+/** Columns of a subscriber view; tags and active sequences come from correlated subqueries in the same statement. */
+const VIEW = Prisma.sql`
+  s.id, s.email, s.name, s.status, s.country, s.subscribed_at, s.last_opened_at, s.custom_fields, s.created_at, s.updated_at,
+  COALESCE((SELECT json_agg(json_build_object('id', t.id, 'name', t.name) ORDER BY t.name, t.id)
+            FROM subscriber_tags st JOIN tags t ON t.id = st.tag_id WHERE st.subscriber_id = s.id), '[]'::json) AS tags,
+  COALESCE((SELECT json_agg(e.sequence_id ORDER BY e.enrolled_at, e.sequence_id)
+            FROM sequence_enrollments e WHERE e.subscriber_id = s.id AND e.state = 'active'), '[]'::json) AS sequence_ids`;
+
+const SEQUENCE_CONDITIONS: Record<string, { negate: boolean; state: Prisma.Sql }> = {
+  is_active_in_any_of: { negate: false, state: Prisma.sql`AND e.state = 'active'` },
+  is_not_active_in_any_of: { negate: true, state: Prisma.sql`AND e.state = 'active'` },
+  has_completed_any_of: { negate: false, state: Prisma.sql`AND e.state = 'completed'` },
+  has_not_completed_any_of: { negate: true, state: Prisma.sql`AND e.state = 'completed'` },
+  has_ever_been_in_any_of: { negate: false, state: Prisma.empty },
+  has_never_been_in_any_of: { negate: true, state: Prisma.empty },
+};
+
+function conditions(workspaceId: string, filter: SubscriberFilter): Prisma.Sql[] {
+  const where = [Prisma.sql`s.workspace_id = ${workspaceId}`];
+  if (filter.email) where.push(Prisma.sql`s.email = ${filter.email}`);
+  if (filter.status) where.push(Prisma.sql`s.status = ${filter.status}::"SubscriberStatus"`);
+  if (filter.search) {
+    const pattern = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    where.push(Prisma.sql`(s.email ILIKE ${pattern} OR s.name ILIKE ${pattern})`);
+  }
+  if (filter.coldOnly) {
+    const cutoff = new Date(Date.now() - COLD_AFTER_DAYS * 86_400_000);
+    where.push(Prisma.sql`s.subscribed_at < ${cutoff} AND (s.last_opened_at IS NULL OR s.last_opened_at < ${cutoff})`);
+  }
+  if (filter.tagIds?.length) {
+    const exists = Prisma.sql`EXISTS (SELECT 1 FROM subscriber_tags st WHERE st.subscriber_id = s.id AND st.tag_id = ANY(${filter.tagIds}::text[]))`;
+    where.push(filter.tagOperator === 'has_none_of' ? Prisma.sql`NOT ${exists}` : exists);
+  }
+  if (filter.sequenceIds?.length) {
+    const rule = SEQUENCE_CONDITIONS[filter.sequenceOperator ?? 'is_active_in_any_of'];
+    const exists = Prisma.sql`EXISTS (SELECT 1 FROM sequence_enrollments e WHERE e.subscriber_id = s.id AND e.sequence_id = ANY(${filter.sequenceIds}::text[]) ${rule.state})`;
+    where.push(rule.negate ? Prisma.sql`NOT ${exists}` : exists);
+  }
+  return where;
+}
+
+/** Subscribers and their tag and sequence memberships. Raw SQL where one statement beats several ORM calls. */
+@Injectable()
+export class SubscriberRepository {
+  constructor(private readonly prisma: EmailPrisma) {}
+
+  /** Newest first, keyset-paginated, so page 5,000 costs what page 1 costs. */
+  page(workspaceId: string, filter: SubscriberFilter, page: KeysetPage): Promise<SubscriberRow[]> {
+    const where = conditions(workspaceId, filter);
+    if (page.after) where.push(Prisma.sql`(s.created_at, s.id) < (${page.after.created_at}, ${page.after.id})`);
+    return this.prisma.$queryRaw<SubscriberRow[]>`
+      SELECT ${VIEW} FROM subscribers s WHERE ${Prisma.join(where, ' AND ')}
+      ORDER BY s.created_at DESC, s.id DESC LIMIT ${page.limit + 1}`;
+  }
+
+  async view(workspaceId: string, id: string, db: Db = this.prisma): Promise<SubscriberRow | undefined> {
+    const rows = await db.$queryRaw<SubscriberRow[]>`SELECT ${VIEW} FROM subscribers s WHERE s.workspace_id = ${workspaceId} AND s.id = ${id}`;
+    return rows[0];
+  }
+
+  /** Inserts unless the email exists; either way returns the row, locked for this transaction. */
+  async insertOrLock(
+    tx: Prisma.TransactionClient,
+    workspaceId: string,
+    row: { id: string; email: string; name: string; status: SubscriberStatus; country: string | null; subscribed_at: Date; custom_fields: object },
+  ): Promise<{ created: boolean; id: string; status: SubscriberStatus; custom_fields: Record<string, unknown> }> {
+    const inserted = await tx.$queryRaw<Array<{ id: string }>>`
+      INSERT INTO subscribers (id, workspace_id, email, name, status, country, subscribed_at, custom_fields, created_at, updated_at)
+      VALUES (${row.id}, ${workspaceId}, ${row.email}, ${row.name}, ${row.status}::"SubscriberStatus", ${row.country}, ${row.subscribed_at},
+              ${JSON.stringify(row.custom_fields)}::jsonb, now(), now())
+      ON CONFLICT (workspace_id, email) DO NOTHING RETURNING id`;
+    if (inserted.length) return { created: true, id: row.id, status: row.status, custom_fields: row.custom_fields as Record<string, unknown> };
+    const existing = await tx.$queryRaw<Array<{ id: string; status: SubscriberStatus; custom_fields: Record<string, unknown> }>>`
+      SELECT id, status, custom_fields FROM subscribers WHERE workspace_id = ${workspaceId} AND email = ${row.email} FOR UPDATE`;
+    return { created: false, ...existing[0] };
+  }
+
+  /** Locks one subscriber for this transaction; undefined when it does not exist in the workspace. */
+  async lock(tx: Prisma.TransactionClient, workspaceId: string, id: string) {
+    const rows = await tx.$queryRaw<Array<{ id: string; email: string; status: SubscriberStatus; custom_fields: Record<string, unknown> }>>`
+      SELECT id, email, status, custom_fields FROM subscribers WHERE workspace_id = ${workspaceId} AND id = ${id} FOR UPDATE`;
+    return rows[0];
+  }
+
+  async update(tx: Prisma.TransactionClient, workspaceId: string, id: string, changes: SubscriberChanges): Promise<void> {
+    await tx.subscriber.update({ where: { id, workspace_id: workspaceId }, data: changes as Prisma.SubscriberUpdateInput });
+  }
+
+  async touch(tx: Prisma.TransactionClient, id: string): Promise<void> {
+    await tx.$executeRaw`UPDATE subscribers SET updated_at = now() WHERE id = ${id}`;
+  }
+
+  emailTaken(tx: Prisma.TransactionClient, workspaceId: string, email: string, exceptId: string): Promise<boolean> {
+    return tx.subscriber.count({ where: { workspace_id: workspaceId, email, NOT: { id: exceptId } } }).then((n) => n > 0);
+  }
+
+  /** Adds tags; returns how many were new. Tag counters move in the same transaction. */
+  async addTags(tx: Prisma.TransactionClient, workspaceId: string, subscriberId: string, tagIds: string[]): Promise<number> {
+    if (!tagIds.length) return 0;
+    const added = await tx.$queryRaw<Array<{ tag_id: string }>>`
+      INSERT INTO subscriber_tags (workspace_id, subscriber_id, tag_id)
+      SELECT ${workspaceId}, ${subscriberId}, unnest(${tagIds}::text[])
+      ON CONFLICT DO NOTHING RETURNING tag_id`;
+    if (added.length) {
+      await tx.$executeRaw`UPDATE tags SET subscriber_count = subscriber_count + 1 WHERE id = ANY(${added.map((a) => a.tag_id)}::text[])`;
+    }
+    return added.length;
+  }
+
+  async removeTag(tx: Prisma.TransactionClient, subscriberId: string, tagId: string): Promise<boolean> {
+    const removed = await tx.$executeRaw`DELETE FROM subscriber_tags WHERE subscriber_id = ${subscriberId} AND tag_id = ${tagId}`;
+    if (removed) await tx.$executeRaw`UPDATE tags SET subscriber_count = subscriber_count - 1 WHERE id = ${tagId}`;
+    return removed > 0;
+  }
+
+  /** Enrolls (or re-activates) the subscriber in each sequence; returns how many changed. */
+  async enroll(tx: Prisma.TransactionClient, workspaceId: string, subscriberId: string, sequenceIds: string[]): Promise<number> {
+    if (!sequenceIds.length) return 0;
+    return tx.$executeRaw`
+      INSERT INTO sequence_enrollments (workspace_id, subscriber_id, sequence_id, state, enrolled_at, updated_at)
+      SELECT ${workspaceId}, ${subscriberId}, unnest(${sequenceIds}::text[]), 'active', now(), now()
+      ON CONFLICT (subscriber_id, sequence_id) DO UPDATE SET state = 'active', enrolled_at = now(), updated_at = now()
+      WHERE sequence_enrollments.state <> 'active'`;
+  }
+
+  /** Ends an active enrollment (kept as history for the "has ever been in" filters). */
+  async unenroll(tx: Prisma.TransactionClient, subscriberId: string, sequenceId: string): Promise<boolean> {
+    const changed = await tx.$executeRaw`
+      UPDATE sequence_enrollments SET state = 'removed', updated_at = now()
+      WHERE subscriber_id = ${subscriberId} AND sequence_id = ${sequenceId} AND state = 'active'`;
+    return changed > 0;
+  }
+
+  async existingSequences(tx: Prisma.TransactionClient, workspaceId: string, ids: string[]): Promise<Set<string>> {
+    if (!ids.length) return new Set();
+    const rows = await tx.sequence.findMany({ where: { workspace_id: workspaceId, id: { in: ids } }, select: { id: true } });
+    return new Set(rows.map((r) => r.id));
+  }
+
+  async recordConsent(
+    tx: Prisma.TransactionClient,
+    workspaceId: string,
+    subscriberId: string,
+    consent: Omit<Prisma.ConsentRecordCreateManyInput, 'workspace_id' | 'subscriber_id'>,
+  ): Promise<void> {
+    await tx.consentRecord.create({ data: { ...consent, workspace_id: workspaceId, subscriber_id: subscriberId } });
+  }
+
+  /** Deletes a subscriber (memberships cascade) after moving its tags' counters down. */
+  async delete(workspaceId: string, id: string): Promise<boolean> {
+    return this.prisma.$transaction(async (tx) => {
+      const locked = await this.lock(tx, workspaceId, id);
+      if (!locked) return false;
+      await tx.$executeRaw`UPDATE tags SET subscriber_count = subscriber_count - 1 WHERE id IN (SELECT tag_id FROM subscriber_tags WHERE subscriber_id = ${id})`;
+      await tx.subscriber.delete({ where: { id } });
+      return true;
+    });
+  }
+
+  transaction<T>(work: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+    return this.prisma.$transaction(work);
+  }
+}

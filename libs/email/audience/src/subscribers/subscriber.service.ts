@@ -1,0 +1,287 @@
+import { Injectable } from '@nestjs/common';
+import { Prisma } from '@email/data-access';
+import { Outbox } from '@email/events';
+import { Clock, IdGenerator } from '@shared/core';
+import { Conflict, InvalidRequest, NotFound } from '@shared/errors';
+import { CursorCodec, Page, cursorFor, readKeysetPage, toPage } from '@shared/pagination';
+import { isBlank } from '../common/blank';
+import { ConsentEvidenceDto } from '../common/consent.dto';
+import { toCountryCode } from '../common/country';
+import { parseCalendarDate } from '../common/dates';
+import { CustomFieldService } from '../custom-fields/custom-field.service';
+import { normalizeCustomFields } from '../custom-fields/custom-field-values';
+import { TagRepository } from '../tags/tag.repository';
+import {
+  SubscriberDto, SubscriberListQueryDto, SubscriberStatusName, SubscriberStatusRequestDto, SubscriberUpdateRequestDto, SubscriberUpsertRequestDto,
+} from './subscriber.dto';
+import { SubscriberChanges, SubscriberFilter, SubscriberRepository, SubscriberRow } from './subscriber.repository';
+
+export function toSubscriberDto(row: SubscriberRow): SubscriberDto {
+  return {
+    self: `/v1/subscribers/${row.id}`,
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    status: row.status,
+    country: row.country,
+    subscribed_at: row.subscribed_at.toISOString(),
+    last_opened_at: row.last_opened_at?.toISOString() ?? null,
+    tags: row.tags,
+    sequence_ids: row.sequence_ids,
+    custom_fields: row.custom_fields,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+const normalizeEmail = (email: string) => email.trim().toLowerCase();
+const splitIds = (single?: string[], comma?: string) =>
+  [...new Set([...(single ?? []), ...(comma ? comma.split(',') : [])].map((id) => id.trim()).filter(Boolean))];
+
+/**
+ * Subscriber use cases. Every write runs in one transaction with its tag counters, enrollments,
+ * consent record and outbox events, so a rejected request leaves nothing behind.
+ */
+@Injectable()
+export class SubscriberService {
+  constructor(
+    private readonly repository: SubscriberRepository,
+    private readonly tags: TagRepository,
+    private readonly customFields: CustomFieldService,
+    private readonly outbox: Outbox,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+    private readonly cursors: CursorCodec,
+  ) {}
+
+  async list(workspaceId: string, query: SubscriberListQueryDto): Promise<Page<SubscriberDto>> {
+    const scope = `${workspaceId}:subscribers`;
+    const page = readKeysetPage(this.cursors, scope, query);
+    const filter: SubscriberFilter = {
+      search: query.search?.trim() || undefined,
+      email: query.email ? normalizeEmail(query.email) : undefined,
+      status: query.status,
+      coldOnly: query.cold_only === 'true',
+      tagIds: splitIds(query.tag_id, query.tag_ids),
+      tagOperator: query.tag_operator,
+      sequenceIds: splitIds(query.sequence_id, query.sequence_ids),
+      sequenceOperator: query.sequence_operator,
+    };
+    const rows = await this.repository.page(workspaceId, filter, page);
+    return toPage(rows, page.limit, toSubscriberDto, (row) => cursorFor(this.cursors, scope, row));
+  }
+
+  async get(workspaceId: string, id: string): Promise<SubscriberDto> {
+    const row = await this.repository.view(workspaceId, id);
+    if (!row) throw NotFound('subscriber', id);
+    return toSubscriberDto(row);
+  }
+
+  /** Creates or updates by email. Returns whether the subscriber was created (201) or updated (200). */
+  async upsert(workspaceId: string, input: SubscriberUpsertRequestDto): Promise<{ created: boolean; subscriber: SubscriberDto }> {
+    const email = normalizeEmail(input.email);
+    const profile = await this.profileChanges(workspaceId, input);
+    const status = isBlank(input.status) ? undefined : (input.status as SubscriberStatusName);
+    this.checkConsentTime(input.consent_evidence);
+
+    return this.repository.transaction(async (tx) => {
+      const tagIds = await this.resolveTags(tx, workspaceId, input.existing_tag_ids ?? [], input.new_tags ?? []);
+      await this.requireSequences(tx, workspaceId, input.sequence_ids ?? [], 'sequence_ids');
+      const now = this.clock.now();
+      const saved = await this.repository.insertOrLock(tx, workspaceId, {
+        id: this.ids.newId('sub'),
+        email,
+        name: profile.name ?? '',
+        status: status ?? 'Active',
+        country: profile.country ?? null,
+        subscribed_at: profile.subscribed_at ?? now,
+        custom_fields: profile.custom_fields ?? {},
+      });
+      if (!saved.created) {
+        if (input.create_only) throw Conflict('subscriber_exists', 'A subscriber with this email already exists.', { field: 'email' });
+        this.requireConsentToActivate(saved.status, status, input.consent_evidence);
+        const changes: SubscriberChanges = { ...profile, ...(status ? { status } : {}) };
+        if (changes.custom_fields) changes.custom_fields = { ...saved.custom_fields, ...changes.custom_fields };
+        const changedFields = Object.keys(changes);
+        if (changedFields.length) await this.repository.update(tx, workspaceId, saved.id, changes);
+        await this.membershipChanges(tx, workspaceId, saved.id, tagIds, input.sequence_ids ?? [], changedFields);
+        if (changedFields.length) await this.outbox.record(tx, workspaceId, 'subscriber.updated', { subscriber: { id: saved.id }, changed_fields: changedFields });
+        if (status && status !== saved.status) await this.recordStatusChange(tx, workspaceId, saved.id, saved.status, status);
+      } else {
+        await this.membershipChanges(tx, workspaceId, saved.id, tagIds, input.sequence_ids ?? [], []);
+        await this.outbox.record(tx, workspaceId, 'subscriber.created', { subscriber: { id: saved.id }, status: status ?? 'Active' });
+      }
+      if (input.consent_evidence) await this.recordConsent(tx, workspaceId, saved.id, input.consent_evidence);
+      return { created: saved.created, subscriber: toSubscriberDto((await this.repository.view(workspaceId, saved.id, tx))!) };
+    });
+  }
+
+  async update(workspaceId: string, id: string, input: SubscriberUpdateRequestDto): Promise<SubscriberDto> {
+    const profile = await this.profileChanges(workspaceId, input);
+    return this.repository.transaction(async (tx) => {
+      const current = await this.requireSubscriber(tx, workspaceId, id);
+      const changes: SubscriberChanges = { ...profile };
+      if (!isBlank(input.email)) {
+        const email = normalizeEmail(input.email!);
+        if (email !== current.email) {
+          if (await this.repository.emailTaken(tx, workspaceId, email, id)) {
+            throw Conflict('subscriber_email_taken', 'Another subscriber already has this email.', { field: 'email' });
+          }
+          changes.email = email;
+        }
+      }
+      if (changes.custom_fields) changes.custom_fields = { ...current.custom_fields, ...changes.custom_fields };
+      const changedFields = Object.keys(changes);
+      if (changedFields.length) {
+        await this.repository.update(tx, workspaceId, id, changes);
+        await this.outbox.record(tx, workspaceId, 'subscriber.updated', { subscriber: { id }, changed_fields: changedFields });
+      }
+      return toSubscriberDto((await this.repository.view(workspaceId, id, tx))!);
+    });
+  }
+
+  async setStatus(workspaceId: string, id: string, input: SubscriberStatusRequestDto): Promise<SubscriberDto> {
+    this.checkConsentTime(input.consent_evidence);
+    return this.repository.transaction(async (tx) => {
+      const current = await this.requireSubscriber(tx, workspaceId, id);
+      this.requireConsentToActivate(current.status, input.status, input.consent_evidence);
+      if (input.status !== current.status) {
+        await this.repository.update(tx, workspaceId, id, { status: input.status });
+        await this.recordStatusChange(tx, workspaceId, id, current.status, input.status);
+      }
+      if (input.consent_evidence) await this.recordConsent(tx, workspaceId, id, input.consent_evidence);
+      return toSubscriberDto((await this.repository.view(workspaceId, id, tx))!);
+    });
+  }
+
+  async delete(workspaceId: string, id: string): Promise<void> {
+    if (!(await this.repository.delete(workspaceId, id))) throw NotFound('subscriber', id);
+  }
+
+  addTag(workspaceId: string, id: string, tagId: string): Promise<SubscriberDto> {
+    return this.changeMembership(workspaceId, id, 'tags', async (tx) => {
+      if (!(await this.tags.existing(tx, workspaceId, [tagId])).size) throw NotFound('tag', tagId);
+      return (await this.repository.addTags(tx, workspaceId, id, [tagId])) > 0;
+    });
+  }
+
+  removeTag(workspaceId: string, id: string, tagId: string): Promise<SubscriberDto> {
+    return this.changeMembership(workspaceId, id, 'tags', async (tx) => {
+      if (!(await this.tags.existing(tx, workspaceId, [tagId])).size) throw NotFound('tag', tagId);
+      return this.repository.removeTag(tx, id, tagId);
+    });
+  }
+
+  addSequence(workspaceId: string, id: string, sequenceId: string): Promise<SubscriberDto> {
+    return this.changeMembership(workspaceId, id, 'sequence_ids', async (tx) => {
+      if (!(await this.repository.existingSequences(tx, workspaceId, [sequenceId])).size) throw NotFound('sequence', sequenceId);
+      return (await this.repository.enroll(tx, workspaceId, id, [sequenceId])) > 0;
+    });
+  }
+
+  removeSequence(workspaceId: string, id: string, sequenceId: string): Promise<SubscriberDto> {
+    return this.changeMembership(workspaceId, id, 'sequence_ids', async (tx) => {
+      if (!(await this.repository.existingSequences(tx, workspaceId, [sequenceId])).size) throw NotFound('sequence', sequenceId);
+      return this.repository.unenroll(tx, id, sequenceId);
+    });
+  }
+
+  /** Applies one idempotent membership change; an unchanged subscriber is returned as it is. */
+  private changeMembership(
+    workspaceId: string,
+    id: string,
+    field: 'tags' | 'sequence_ids',
+    change: (tx: Prisma.TransactionClient) => Promise<boolean>,
+  ): Promise<SubscriberDto> {
+    return this.repository.transaction(async (tx) => {
+      await this.requireSubscriber(tx, workspaceId, id);
+      if (await change(tx)) {
+        await this.repository.touch(tx, id);
+        await this.outbox.record(tx, workspaceId, 'subscriber.updated', { subscriber: { id }, changed_fields: [field] });
+      }
+      return toSubscriberDto((await this.repository.view(workspaceId, id, tx))!);
+    });
+  }
+
+  /** The filled-in profile fields of an upsert or update, validated and normalized; blanks are left out. */
+  private async profileChanges(
+    workspaceId: string,
+    input: { name?: string | null; country?: string | null; subscribed_on?: string | null; custom_fields?: Record<string, unknown> | null },
+  ): Promise<Omit<SubscriberChanges, 'email' | 'status'>> {
+    const changes: Omit<SubscriberChanges, 'email' | 'status'> = {};
+    if (!isBlank(input.name)) changes.name = input.name!.trim();
+    if (!isBlank(input.country)) changes.country = toCountryCode(input.country!);
+    if (!isBlank(input.subscribed_on)) changes.subscribed_at = parseCalendarDate(input.subscribed_on!.trim(), 'subscribed_on');
+    if (input.custom_fields && Object.keys(input.custom_fields).length) {
+      const definitions = await this.customFields.definitions(workspaceId, Object.keys(input.custom_fields));
+      const values = normalizeCustomFields(input.custom_fields, definitions);
+      if (Object.keys(values).length) changes.custom_fields = values;
+    }
+    return changes;
+  }
+
+  private async resolveTags(tx: Prisma.TransactionClient, workspaceId: string, existingIds: string[], newNames: string[]): Promise<string[]> {
+    const found = await this.tags.existing(tx, workspaceId, existingIds);
+    const missing = existingIds.findIndex((id) => !found.has(id));
+    if (missing >= 0) throw InvalidRequest('unknown_tag', `Tag "${existingIds[missing]}" does not exist.`, `existing_tag_ids[${missing}]`);
+    const created = await this.tags.findOrCreateByNames(tx, workspaceId, newNames, () => this.ids.newId('tag'));
+    return [...new Set([...existingIds, ...created])];
+  }
+
+  private async requireSequences(tx: Prisma.TransactionClient, workspaceId: string, ids: string[], field: string): Promise<void> {
+    const found = await this.repository.existingSequences(tx, workspaceId, ids);
+    const missing = ids.findIndex((id) => !found.has(id));
+    if (missing >= 0) throw InvalidRequest('unknown_sequence', `Sequence "${ids[missing]}" does not exist.`, `${field}[${missing}]`);
+  }
+
+  private async membershipChanges(
+    tx: Prisma.TransactionClient,
+    workspaceId: string,
+    id: string,
+    tagIds: string[],
+    sequenceIds: string[],
+    changedFields: string[],
+  ): Promise<void> {
+    if (await this.repository.addTags(tx, workspaceId, id, tagIds)) changedFields.push('tags');
+    if (await this.repository.enroll(tx, workspaceId, id, sequenceIds)) changedFields.push('sequence_ids');
+  }
+
+  private async requireSubscriber(tx: Prisma.TransactionClient, workspaceId: string, id: string) {
+    const current = await this.repository.lock(tx, workspaceId, id);
+    if (!current) throw NotFound('subscriber', id);
+    return current;
+  }
+
+  /** Our reading of the contract: re-activating a subscriber who is not Active needs consent evidence. */
+  private requireConsentToActivate(previous: SubscriberStatusName, next: SubscriberStatusName | undefined, consent?: ConsentEvidenceDto): void {
+    if (next === 'Active' && previous !== 'Active' && !consent) {
+      throw InvalidRequest(
+        'consent_evidence_required',
+        `Making a ${previous} subscriber Active requires consent_evidence.`,
+        'consent_evidence',
+      );
+    }
+  }
+
+  private checkConsentTime(consent?: ConsentEvidenceDto): void {
+    if (consent && new Date(consent.collected_at).getTime() > this.clock.now().getTime()) {
+      throw InvalidRequest('consent_collected_in_future', 'consent_evidence.collected_at is later than server time.', 'consent_evidence.collected_at');
+    }
+  }
+
+  private async recordConsent(tx: Prisma.TransactionClient, workspaceId: string, subscriberId: string, consent: ConsentEvidenceDto): Promise<void> {
+    await this.repository.recordConsent(tx, workspaceId, subscriberId, {
+      id: this.ids.newId('cns'),
+      lawful_basis: consent.lawful_basis,
+      consent_text_version: consent.consent_text_version ?? null,
+      collected_at: new Date(consent.collected_at),
+      source_url: consent.source_url ?? null,
+      evidence_reference: consent.evidence_reference,
+      technical_evidence_hash: consent.technical_evidence_hash ?? null,
+    });
+  }
+
+  private async recordStatusChange(tx: Prisma.TransactionClient, workspaceId: string, id: string, previous: string, status: string): Promise<void> {
+    await this.outbox.record(tx, workspaceId, 'subscriber.status_changed', { subscriber: { id }, previous_status: previous, status });
+  }
+}

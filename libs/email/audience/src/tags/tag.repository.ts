@@ -1,0 +1,68 @@
+import { Injectable } from '@nestjs/common';
+import { EmailPrisma, Prisma, Tag } from '@email/data-access';
+import { KeysetPage } from '@shared/pagination';
+import { gdprPurposeOf } from './gdpr-tags';
+
+export const tagKey = (name: string) => name.trim().toLowerCase();
+
+@Injectable()
+export class TagRepository {
+  constructor(private readonly prisma: EmailPrisma) {}
+
+  list(workspaceId: string, page: KeysetPage, search?: string): Promise<Tag[]> {
+    return this.prisma.tag.findMany({
+      where: {
+        workspace_id: workspaceId,
+        ...(search ? { name: { contains: search, mode: 'insensitive' } } : {}),
+        ...(page.after
+          ? { OR: [{ created_at: { lt: page.after.created_at } }, { created_at: page.after.created_at, id: { lt: page.after.id } }] }
+          : {}),
+      },
+      orderBy: [{ created_at: 'desc' }, { id: 'desc' }],
+      take: page.limit + 1,
+    });
+  }
+
+  find(workspaceId: string, id: string): Promise<Tag | null> {
+    return this.prisma.tag.findFirst({ where: { workspace_id: workspaceId, id } });
+  }
+
+  create(workspaceId: string, data: { id: string; name: string; description: string | null }): Promise<Tag> {
+    const name = data.name.trim();
+    return this.prisma.tag.create({
+      data: { ...data, name, name_key: tagKey(name), workspace_id: workspaceId, gdpr_consent_purpose: gdprPurposeOf(name) },
+    });
+  }
+
+  update(workspaceId: string, id: string, data: { name?: string; description?: string | null }): Promise<Tag> {
+    const name = data.name?.trim();
+    return this.prisma.tag.update({
+      where: { id, workspace_id: workspaceId },
+      data: { ...data, ...(name ? { name, name_key: tagKey(name), gdpr_consent_purpose: gdprPurposeOf(name) } : {}) },
+    });
+  }
+
+  async delete(workspaceId: string, id: string): Promise<boolean> {
+    const { count } = await this.prisma.tag.deleteMany({ where: { workspace_id: workspaceId, id } });
+    return count === 1;
+  }
+
+  /** Ids of the given tags that exist in the workspace. */
+  async existing(tx: Prisma.TransactionClient, workspaceId: string, ids: string[]): Promise<Set<string>> {
+    const rows = await tx.tag.findMany({ where: { workspace_id: workspaceId, id: { in: ids } }, select: { id: true } });
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** Finds tags by name (any case), creating the missing ones; safe under concurrent callers. */
+  async findOrCreateByNames(tx: Prisma.TransactionClient, workspaceId: string, names: string[], newId: () => string): Promise<string[]> {
+    const unique = new Map<string, string>();
+    for (const name of names) if (!unique.has(tagKey(name))) unique.set(tagKey(name), name.trim());
+    if (!unique.size) return [];
+    await tx.tag.createMany({
+      data: [...unique].map(([key, name]) => ({ id: newId(), workspace_id: workspaceId, name, name_key: key, gdpr_consent_purpose: gdprPurposeOf(name) })),
+      skipDuplicates: true,
+    });
+    const rows = await tx.tag.findMany({ where: { workspace_id: workspaceId, name_key: { in: [...unique.keys()] } }, select: { id: true } });
+    return rows.map((r) => r.id);
+  }
+}

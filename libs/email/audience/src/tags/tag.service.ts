@@ -1,0 +1,72 @@
+import { Injectable } from '@nestjs/common';
+import { Tag } from '@email/data-access';
+import { IdGenerator } from '@shared/core';
+import { Conflict, InvalidRequest, NotFound } from '@shared/errors';
+import { CursorCodec, Page, cursorFor, readKeysetPage, toPage } from '@shared/pagination';
+import { TagCreateRequestDto, TagDto, TagUpdateRequestDto } from './tag.dto';
+import { TagRepository } from './tag.repository';
+
+export function toTagDto(tag: Tag): TagDto {
+  return {
+    self: `/v1/tags/${tag.id}`,
+    id: tag.id,
+    name: tag.name,
+    description: tag.description,
+    gdpr_consent_purpose: tag.gdpr_consent_purpose,
+    subscriber_count: Math.max(0, tag.subscriber_count),
+    created_at: tag.created_at.toISOString(),
+    updated_at: tag.updated_at.toISOString(),
+  };
+}
+
+const nameTaken = () => Conflict('tag_name_taken', 'Another tag already has this name.', { field: 'name' });
+
+@Injectable()
+export class TagService {
+  constructor(
+    private readonly repository: TagRepository,
+    private readonly ids: IdGenerator,
+    private readonly cursors: CursorCodec,
+  ) {}
+
+  async list(workspaceId: string, query: { limit?: string; starting_after?: string; search?: string }): Promise<Page<TagDto>> {
+    const scope = `${workspaceId}:tags`;
+    const page = readKeysetPage(this.cursors, scope, query);
+    const rows = await this.repository.list(workspaceId, page, query.search?.trim() || undefined);
+    return toPage(rows, page.limit, toTagDto, (row) => cursorFor(this.cursors, scope, row));
+  }
+
+  async get(workspaceId: string, id: string): Promise<TagDto> {
+    const tag = await this.repository.find(workspaceId, id);
+    if (!tag) throw NotFound('tag', id);
+    return toTagDto(tag);
+  }
+
+  async create(workspaceId: string, input: TagCreateRequestDto): Promise<TagDto> {
+    try {
+      return toTagDto(await this.repository.create(workspaceId, { id: this.ids.newId('tag'), name: input.name, description: input.description ?? null }));
+    } catch (error) {
+      throw isUniqueViolation(error) ? nameTaken() : error;
+    }
+  }
+
+  async update(workspaceId: string, id: string, input: TagUpdateRequestDto): Promise<TagDto> {
+    if (input.name === undefined && input.description === undefined) {
+      throw InvalidRequest('empty_update', 'Send at least one of name or description.', 'body');
+    }
+    if (!(await this.repository.find(workspaceId, id))) throw NotFound('tag', id);
+    try {
+      return toTagDto(await this.repository.update(workspaceId, id, input));
+    } catch (error) {
+      throw isUniqueViolation(error) ? nameTaken() : error;
+    }
+  }
+
+  async delete(workspaceId: string, id: string): Promise<void> {
+    if (!(await this.repository.delete(workspaceId, id))) throw NotFound('tag', id);
+  }
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: string })?.code === 'P2002';
+}

@@ -1,0 +1,3 @@
+export * from './sender-identity.dto';
+export * from './sender-identity.service';
+export * from './delivery.module';

@@ -1,0 +1,42 @@
+import { Injectable } from '@nestjs/common';
+import { DeliveryConnection } from '@email/data-access';
+import { NotFound } from '@shared/errors';
+import { CursorCodec, Page, PageQueryDto, cursorFor, readKeysetPage, toPage } from '@shared/pagination';
+import { SenderIdentityDto } from './sender-identity.dto';
+import { SenderIdentityRepository } from './sender-identity.repository';
+
+export function toSenderIdentityDto(connection: DeliveryConnection): SenderIdentityDto {
+  return {
+    self: `/v1/sender-identities/${connection.id}`,
+    id: connection.id,
+    name: connection.name,
+    provider: connection.provider,
+    from_name: connection.from_name,
+    from_email: connection.from_email,
+    ready_for_selection: true,
+    created_at: connection.created_at.toISOString(),
+    updated_at: connection.updated_at.toISOString(),
+  };
+}
+
+/** Sender identities are the workspace's enabled delivery connections, seen without their settings. */
+@Injectable()
+export class SenderIdentityService {
+  constructor(
+    private readonly repository: SenderIdentityRepository,
+    private readonly cursors: CursorCodec,
+  ) {}
+
+  async list(workspaceId: string, query: PageQueryDto): Promise<Page<SenderIdentityDto>> {
+    const scope = `${workspaceId}:sender_identities`;
+    const page = readKeysetPage(this.cursors, scope, query);
+    const rows = await this.repository.listEnabled(workspaceId, page);
+    return toPage(rows, page.limit, toSenderIdentityDto, (row) => cursorFor(this.cursors, scope, row));
+  }
+
+  async get(workspaceId: string, id: string): Promise<SenderIdentityDto> {
+    const connection = await this.repository.findEnabled(workspaceId, id);
+    if (!connection) throw NotFound('sender_identity', id);
+    return toSenderIdentityDto(connection);
+  }
+}

@@ -1,0 +1,3 @@
+export * from './events';
+export * from './outbox';
+export * from './events.module';
