@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
+import { RateLimitInterceptor } from '@shared/rate-limit';
 import { AuthModule } from '@shared/auth';
 import { ConfigModule } from '@shared/config';
 import { CoreModule } from '@shared/core';
@@ -44,6 +46,6 @@ export const EMAIL_HTTP_OPTIONS: HttpAppOptions = {
     CustomFieldsController,
     SenderIdentitiesController,
   ],
-  providers: [readinessChecksProvider(EmailPrisma)],
+  providers: [readinessChecksProvider(EmailPrisma), { provide: APP_INTERCEPTOR, useClass: RateLimitInterceptor }],
 })
 export class AppModule {}

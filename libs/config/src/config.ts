@@ -22,6 +22,9 @@ export interface AppConfig {
   smtpUrl: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   authCacheTtlMs: number;
+  /** Requests one credential may make per window; 0 turns the limit off. */
+  rateLimitRequests: number;
+  rateLimitWindowSeconds: number;
   shutdownTimeoutMs: number;
 }
 
@@ -92,6 +95,8 @@ export function loadConfig(env: Env = process.env, defaults: { port?: number; he
     smtpUrl: url('SMTP_URL', 'smtp://127.0.0.1:1025', ['smtp:', 'smtps:']),
     logLevel: oneOf('LOG_LEVEL', nodeEnv === 'test' ? 'silent' : 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
     authCacheTtlMs: int('AUTH_CACHE_TTL_MS', 5000, 0, 60_000),
+    rateLimitRequests: int('RATE_LIMIT_REQUESTS', 1200, 0, 10_000_000),
+    rateLimitWindowSeconds: int('RATE_LIMIT_WINDOW_SECONDS', 60, 1, 3600),
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 25_000, 0, 600_000),
   };
   config.docsBaseUrl = url('DOCS_BASE_URL', `${config.publicBaseUrl}/docs`, ['http:', 'https:']).replace(/\/+$/, '');

@@ -1,15 +1,27 @@
-import { Controller, Get, Inject } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Public } from '@shared/auth';
+import { Controller, Get, Header, Inject } from '@nestjs/common';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, Principal, Public } from '@shared/auth';
 import { APP_CONFIG, AppConfig } from '@shared/config';
-import { ApiMetadataDto, buildApiMetadata } from '@email/platform';
+import {
+  ApiDescription,
+  ApiMetadataDto,
+  buildApiMetadata,
+  CAPABILITIES_EXTRA_MODELS,
+  CapabilitiesResponseDto,
+  CapabilitiesService,
+} from '@email/platform';
 
 @ApiTags('Platform')
+@ApiExtraModels(...CAPABILITIES_EXTRA_MODELS)
 @Controller('v1')
 export class PlatformController {
   private readonly metadata: ApiMetadataDto;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly description: ApiDescription,
+    private readonly capabilities: CapabilitiesService,
+  ) {
     this.metadata = buildApiMetadata(config);
   }
 
@@ -19,5 +31,26 @@ export class PlatformController {
   @ApiOkResponse({ type: ApiMetadataDto })
   getMetadata(): ApiMetadataDto {
     return this.metadata;
+  }
+
+  @Get('capabilities')
+  @ApiOperation({
+    operationId: 'getPublicApiCapabilities',
+    summary: 'Get authenticated API capabilities',
+    description: 'The workspace, the calling credential, shared conventions, webhook events and the operations this credential can call now.',
+  })
+  @ApiOkResponse({ type: CapabilitiesResponseDto })
+  async getCapabilities(@CurrentPrincipal() principal: Principal): Promise<CapabilitiesResponseDto> {
+    return { data: await this.capabilities.forPrincipal(principal) };
+  }
+
+  @Public()
+  @Get('openapi.json')
+  @Header('content-type', 'application/json; charset=utf-8')
+  @Header('cache-control', 'public, max-age=300')
+  @ApiOperation({ operationId: 'getPublicApiOpenApiDocument', summary: 'Get the OpenAPI document' })
+  @ApiOkResponse({ description: 'This OpenAPI document.', schema: { type: 'object', additionalProperties: true } })
+  getOpenApiDocument(): string {
+    return this.description.documentJson;
   }
 }
