@@ -16,6 +16,7 @@ export interface EmailApiHarness {
     put(path: string): request.Test;
     patch(path: string): request.Test;
     delete(path: string): request.Test;
+    request(method: 'get' | 'post' | 'put' | 'patch' | 'delete', path: string): request.Test;
   };
   newWorkspace(name?: string): Promise<{ workspace_id: string; api_key: string }>;
   keyWith(scopes: string[]): Promise<string>;
@@ -30,13 +31,15 @@ export async function emailApi(env: Record<string, string> = {}): Promise<EmailA
   const { workspace_id, api_key } = await access.createWorkspace('Test workspace');
   const as = (key = api_key) => {
     const server = app.getHttpServer();
-    const auth = (test: request.Test) => test.set('authorization', `Bearer ${key}`);
+    // An empty key sends no Authorization header at all.
+    const auth = (test: request.Test) => (key ? test.set('authorization', `Bearer ${key}`) : test);
     return {
       get: (path: string) => auth(request(server).get(path)),
       post: (path: string) => auth(request(server).post(path)),
       put: (path: string) => auth(request(server).put(path)),
       patch: (path: string) => auth(request(server).patch(path)),
       delete: (path: string) => auth(request(server).delete(path)),
+      request: (method: 'get' | 'post' | 'put' | 'patch' | 'delete', path: string) => auth(request(server)[method](path)),
     };
   };
   return {

@@ -1,0 +1,70 @@
+/**
+ * Every implemented operation, driven from the contract's operation list: without a credential it is a
+ * 401 envelope, and with a key lacking its scopes a 403 naming exactly the contract's required scopes.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { emailApi, EmailApiHarness } from './helpers';
+
+interface Operation {
+  operation_id: string;
+  method: string;
+  path: string;
+  required_scopes: string[];
+  auth_required: boolean;
+}
+
+const specFile = path.resolve(__dirname, '../../../../shared/spec/email-operations.json');
+const operations: Operation[] = existsSync(specFile)
+  ? (JSON.parse(readFileSync(specFile, 'utf8')) as Array<{ operations: Operation[] }>).flatMap((group) => group.operations)
+  : [];
+
+/** The operations this service must serve today. */
+const REQUIRED = [
+  'getPublicApiMeta', 'getWorkspace', 'listSubscribers', 'upsertSubscriber', 'getSubscriber', 'updateSubscriber', 'deleteSubscriber',
+  'updateSubscriberStatus', 'addSubscriberTag', 'removeSubscriberTag', 'addSubscriberSequence', 'removeSubscriberSequence', 'listTags',
+  'createTag', 'getTag', 'updateTag', 'deleteTag', 'listCustomFields', 'createCustomField', 'getCustomField', 'updateCustomField',
+  'deleteCustomField', 'listSenderIdentities', 'getSenderIdentity',
+];
+
+const concrete = (template: string) => template.replace(/\{[^}]+\}/g, 'x_missing');
+
+describe('email-api: authentication and scopes of every implemented operation', () => {
+  let h: EmailApiHarness;
+  let unrelatedKey: string;
+
+  beforeAll(async () => {
+    if (!operations.length) throw new Error(`contract operation list not found at ${specFile}`);
+    h = await emailApi();
+    unrelatedKey = await h.keyWith(['analytics:read']);
+  });
+  afterAll(() => h?.close());
+
+  it('serves every required operation at the contract path and method, with the contract scopes', async () => {
+    const implemented: string[] = [];
+    for (const op of operations) {
+      const method = op.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+      const url = concrete(op.path);
+      const anonymous = await h.as('').request(method, url);
+      if (anonymous.status === 404 && anonymous.body.error?.code === 'route_not_found') continue;
+      implemented.push(op.operation_id);
+      if (!op.auth_required) {
+        expect({ op: op.operation_id, status: anonymous.status }).toEqual({ op: op.operation_id, status: 200 });
+        continue;
+      }
+      expect({ op: op.operation_id, status: anonymous.status, type: anonymous.body.error?.type }).toEqual({
+        op: op.operation_id,
+        status: 401,
+        type: 'authentication_error',
+      });
+      const denied = await h.as(unrelatedKey).request(method, url);
+      if (!op.required_scopes.length || op.required_scopes.every((s) => s === 'analytics:read')) continue;
+      expect({ op: op.operation_id, status: denied.status, required: denied.body.error?.required_scopes }).toEqual({
+        op: op.operation_id,
+        status: 403,
+        required: op.required_scopes,
+      });
+    }
+    expect(implemented).toEqual(expect.arrayContaining(REQUIRED));
+  });
+});
