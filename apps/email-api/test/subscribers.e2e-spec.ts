@@ -50,6 +50,15 @@ describe('email-api: subscribers', () => {
       expect(res.body.data).toMatchObject({ name: 'Kept', country: 'FR', subscribed_at: '2024-01-02T00:00:00.000Z', status: 'Active' });
     });
 
+    it('writes subscriber.updated only with the fields that really changed', async () => {
+      const id = (await upsert({ email: 'events@example.com', name: 'Same' }).expect(201)).body.data.id;
+      const count = async () => (await outbox('subscriber.updated')).filter((e) => (e.payload as { subscriber: { id: string } }).subscriber.id === id);
+      await upsert({ email: 'events@example.com', name: 'Same' }).expect(200);
+      expect(await count()).toHaveLength(0);
+      await upsert({ email: 'events@example.com', name: 'Changed', new_tags: ['Evented'] }).expect(200);
+      expect((await count()).map((e) => e.payload)).toEqual([{ subscriber: { id }, changed_fields: ['name', 'tags'] }]);
+    });
+
     it('create_only on an existing email is a 409 that changes nothing', async () => {
       await upsert({ email: 'once@example.com', name: 'First' }).expect(201);
       const res = await upsert({ email: 'once@example.com', name: 'Second', create_only: true, new_tags: ['Should not exist'] }).expect(409);

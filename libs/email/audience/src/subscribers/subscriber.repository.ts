@@ -40,6 +40,19 @@ export interface SubscriberChanges {
 
 type Db = Prisma.TransactionClient | EmailPrisma;
 
+/** The stored fields a write compares against, read under a row lock. */
+export interface LockedSubscriber {
+  id: string;
+  email: string;
+  name: string;
+  status: SubscriberStatus;
+  country: string | null;
+  subscribed_at: Date;
+  custom_fields: Record<string, unknown>;
+}
+
+const LOCKED = Prisma.sql`id, email, name, status, country, subscribed_at, custom_fields`;
+
 const COLD_AFTER_DAYS = 90;
 
 /** Columns of a subscriber view; tags and active sequences come from correlated subqueries in the same statement. */
@@ -107,22 +120,21 @@ export class SubscriberRepository {
     tx: Prisma.TransactionClient,
     workspaceId: string,
     row: { id: string; email: string; name: string; status: SubscriberStatus; country: string | null; subscribed_at: Date; custom_fields: object },
-  ): Promise<{ created: boolean; id: string; status: SubscriberStatus; custom_fields: Record<string, unknown> }> {
+  ): Promise<{ created: boolean } & LockedSubscriber> {
     const inserted = await tx.$queryRaw<Array<{ id: string }>>`
       INSERT INTO subscribers (id, workspace_id, email, name, status, country, subscribed_at, custom_fields, created_at, updated_at)
       VALUES (${row.id}, ${workspaceId}, ${row.email}, ${row.name}, ${row.status}::"SubscriberStatus", ${row.country}, ${row.subscribed_at},
               ${JSON.stringify(row.custom_fields)}::jsonb, now(), now())
       ON CONFLICT (workspace_id, email) DO NOTHING RETURNING id`;
-    if (inserted.length) return { created: true, id: row.id, status: row.status, custom_fields: row.custom_fields as Record<string, unknown> };
-    const existing = await tx.$queryRaw<Array<{ id: string; status: SubscriberStatus; custom_fields: Record<string, unknown> }>>`
-      SELECT id, status, custom_fields FROM subscribers WHERE workspace_id = ${workspaceId} AND email = ${row.email} FOR UPDATE`;
+    if (inserted.length) return { created: true, ...row, custom_fields: row.custom_fields as Record<string, unknown> };
+    const existing = await tx.$queryRaw<LockedSubscriber[]>`
+      SELECT ${LOCKED} FROM subscribers WHERE workspace_id = ${workspaceId} AND email = ${row.email} FOR UPDATE`;
     return { created: false, ...existing[0] };
   }
 
   /** Locks one subscriber for this transaction; undefined when it does not exist in the workspace. */
-  async lock(tx: Prisma.TransactionClient, workspaceId: string, id: string) {
-    const rows = await tx.$queryRaw<Array<{ id: string; email: string; status: SubscriberStatus; custom_fields: Record<string, unknown> }>>`
-      SELECT id, email, status, custom_fields FROM subscribers WHERE workspace_id = ${workspaceId} AND id = ${id} FOR UPDATE`;
+  async lock(tx: Prisma.TransactionClient, workspaceId: string, id: string): Promise<LockedSubscriber | undefined> {
+    const rows = await tx.$queryRaw<LockedSubscriber[]>`SELECT ${LOCKED} FROM subscribers WHERE workspace_id = ${workspaceId} AND id = ${id} FOR UPDATE`;
     return rows[0];
   }
 

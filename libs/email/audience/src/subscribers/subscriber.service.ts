@@ -14,7 +14,7 @@ import { TagRepository } from '../tags/tag.repository';
 import {
   SubscriberDto, SubscriberListQueryDto, SubscriberStatusName, SubscriberStatusRequestDto, SubscriberUpdateRequestDto, SubscriberUpsertRequestDto,
 } from './subscriber.dto';
-import { SubscriberChanges, SubscriberFilter, SubscriberRepository, SubscriberRow } from './subscriber.repository';
+import { LockedSubscriber, SubscriberChanges, SubscriberFilter, SubscriberRepository, SubscriberRow } from './subscriber.repository';
 
 export function toSubscriberDto(row: SubscriberRow): SubscriberDto {
   return {
@@ -35,6 +35,21 @@ export function toSubscriberDto(row: SubscriberRow): SubscriberDto {
 }
 
 const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+/** The requested changes that really differ from what is stored; custom field values merge into the saved ones. */
+function changesFrom(current: LockedSubscriber, requested: SubscriberChanges): SubscriberChanges {
+  const changes: SubscriberChanges = {};
+  if (requested.email !== undefined && requested.email !== current.email) changes.email = requested.email;
+  if (requested.name !== undefined && requested.name !== current.name) changes.name = requested.name;
+  if (requested.status !== undefined && requested.status !== current.status) changes.status = requested.status;
+  if (requested.country !== undefined && requested.country !== current.country) changes.country = requested.country;
+  if (requested.subscribed_at && requested.subscribed_at.getTime() !== current.subscribed_at.getTime()) changes.subscribed_at = requested.subscribed_at;
+  if (requested.custom_fields) {
+    const merged = { ...current.custom_fields, ...requested.custom_fields };
+    if (JSON.stringify(merged) !== JSON.stringify(current.custom_fields)) changes.custom_fields = merged;
+  }
+  return changes;
+}
 const splitIds = (single?: string[], comma?: string) =>
   [...new Set([...(single ?? []), ...(comma ? comma.split(',') : [])].map((id) => id.trim()).filter(Boolean))];
 
@@ -100,12 +115,13 @@ export class SubscriberService {
       if (!saved.created) {
         if (input.create_only) throw Conflict('subscriber_exists', 'A subscriber with this email already exists.', { field: 'email' });
         this.requireConsentToActivate(saved.status, status, input.consent_evidence);
-        const changes: SubscriberChanges = { ...profile, ...(status ? { status } : {}) };
-        if (changes.custom_fields) changes.custom_fields = { ...saved.custom_fields, ...changes.custom_fields };
-        const changedFields = Object.keys(changes);
-        if (changedFields.length) await this.repository.update(tx, workspaceId, saved.id, changes);
-        await this.membershipChanges(tx, workspaceId, saved.id, tagIds, input.sequence_ids ?? [], changedFields);
-        if (changedFields.length) await this.outbox.record(tx, workspaceId, 'subscriber.updated', { subscriber: { id: saved.id }, changed_fields: changedFields });
+        const changes = changesFrom(saved, { ...profile, ...(status ? { status } : {}) });
+        if (Object.keys(changes).length) await this.repository.update(tx, workspaceId, saved.id, changes);
+        // A status change has its own event; subscriber.updated lists the other fields that changed.
+        const updatedFields = Object.keys(changes).filter((field) => field !== 'status');
+        await this.membershipChanges(tx, workspaceId, saved.id, tagIds, input.sequence_ids ?? [], updatedFields);
+        if (updatedFields.length && !Object.keys(changes).length) await this.repository.touch(tx, saved.id);
+        if (updatedFields.length) await this.outbox.record(tx, workspaceId, 'subscriber.updated', { subscriber: { id: saved.id }, changed_fields: updatedFields });
         if (status && status !== saved.status) await this.recordStatusChange(tx, workspaceId, saved.id, saved.status, status);
       } else {
         await this.membershipChanges(tx, workspaceId, saved.id, tagIds, input.sequence_ids ?? [], []);
@@ -120,17 +136,10 @@ export class SubscriberService {
     const profile = await this.profileChanges(workspaceId, input);
     return this.repository.transaction(async (tx) => {
       const current = await this.requireSubscriber(tx, workspaceId, id);
-      const changes: SubscriberChanges = { ...profile };
-      if (!isBlank(input.email)) {
-        const email = normalizeEmail(input.email!);
-        if (email !== current.email) {
-          if (await this.repository.emailTaken(tx, workspaceId, email, id)) {
-            throw Conflict('subscriber_email_taken', 'Another subscriber already has this email.', { field: 'email' });
-          }
-          changes.email = email;
-        }
+      const changes = changesFrom(current, { ...profile, ...(isBlank(input.email) ? {} : { email: normalizeEmail(input.email!) }) });
+      if (changes.email && (await this.repository.emailTaken(tx, workspaceId, changes.email, id))) {
+        throw Conflict('subscriber_email_taken', 'Another subscriber already has this email.', { field: 'email' });
       }
-      if (changes.custom_fields) changes.custom_fields = { ...current.custom_fields, ...changes.custom_fields };
       const changedFields = Object.keys(changes);
       if (changedFields.length) {
         await this.repository.update(tx, workspaceId, id, changes);
