@@ -9,9 +9,11 @@ import { RedisModule } from '@shared/redis';
 import { EmailDataAccessModule, EmailPrisma } from '@email/data-access';
 import { EmailAccessModule, EmailCredentialVerifier } from '@email/access';
 import { EmailWorkspaceModule } from '@email/workspace';
+import { EMAIL_PLATFORM_PROVIDERS } from '@email/platform';
 import { EmailAudienceModule } from '@email/audience';
 import { EmailDeliveryModule } from '@email/delivery';
 import { PlatformController } from './http/platform/platform.controller';
+import { DiscoveryFilesController } from './http/platform/discovery-files.controller';
 import { WorkspaceController } from './http/workspace/workspace.controller';
 import { SubscribersController } from './http/subscribers/subscribers.controller';
 import { TagsController } from './http/tags/tags.controller';
@@ -40,12 +42,13 @@ export const EMAIL_HTTP_OPTIONS: HttpAppOptions = {
   controllers: [
     HealthController,
     PlatformController,
+    DiscoveryFilesController,
     WorkspaceController,
     SubscribersController,
     TagsController,
     CustomFieldsController,
     SenderIdentitiesController,
   ],
-  providers: [readinessChecksProvider(EmailPrisma), { provide: APP_INTERCEPTOR, useClass: RateLimitInterceptor }],
+  providers: [readinessChecksProvider(EmailPrisma), ...EMAIL_PLATFORM_PROVIDERS, { provide: APP_INTERCEPTOR, useClass: RateLimitInterceptor }],
 })
 export class AppModule {}

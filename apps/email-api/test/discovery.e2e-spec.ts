@@ -125,10 +125,9 @@ describe('email-api: discovery (OpenAPI document, capabilities, llms files, API 
     }
     const contract = (
       JSON.parse(readFileSync(CONTRACT_OPERATIONS, 'utf8')) as Array<{
-        namespace: string;
         operations: Array<{ operation_id: string; method: string; path: string; required_scopes: string[]; auth_required: boolean }>;
       }>
-    ).flatMap((group) => group.operations.map((op) => ({ ...op, namespace: group.namespace })));
+    ).flatMap((group) => group.operations);
 
     it('every implemented operation has the contract method, path, operationId and required scopes', () => {
       const byId = new Map(contract.map((op) => [op.operation_id, op]));
@@ -144,14 +143,6 @@ describe('email-api: discovery (OpenAPI document, capabilities, llms files, API 
         });
       }
       for (const id of PLATFORM_OPERATIONS) expect(operations.map((op) => op.operationId)).toContain(id);
-    });
-
-    it('groups every contract operation under its namespace', async () => {
-      const { resourceGroupFor, isPlatformPath } = await import('@email/platform');
-      for (const op of contract) {
-        if (op.namespace === 'discovery') expect(isPlatformPath(op.path)).toBe(true);
-        else expect({ op: op.operation_id, key: resourceGroupFor(op.path).key }).toEqual({ op: op.operation_id, key: op.namespace });
-      }
     });
   });
 

@@ -1,8 +1,9 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { InvalidRequest, ErrorCodes } from '@shared/errors';
 
-export interface Pagination {
-  has_more: boolean;
-  next_cursor: string | null;
+export class Pagination {
+  @ApiProperty() has_more!: boolean;
+  @ApiProperty({ type: String, nullable: true, description: 'Pass as starting_after to get the next page.' }) next_cursor!: string | null;
 }
 
 export interface Page<T> {

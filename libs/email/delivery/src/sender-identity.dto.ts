@@ -20,5 +20,5 @@ export class SenderIdentityResponseDto {
 
 export class SenderIdentityListDto {
   @ApiProperty({ type: [SenderIdentityDto] }) data!: SenderIdentityDto[];
-  @ApiProperty() pagination!: Pagination;
+  @ApiProperty({ type: Pagination }) pagination!: Pagination;
 }

@@ -17,3 +17,12 @@ export const EVENT_WILDCARDS = ['*', 'subscriber.*', 'form.*', 'landing_page.*',
 
 /** Every valid `event_patterns` value: wildcards first, then the event names. */
 export const EVENT_PATTERNS = [...EVENT_WILDCARDS, ...EVENT_TYPES] as const;
+
+/** How deliveries are signed (Standard Webhooks headers, HMAC-SHA256, `v1,` signatures). */
+export const WEBHOOK_SIGNING = {
+  algorithm: 'hmac-sha256',
+  id_header: 'webhook-id',
+  timestamp_header: 'webhook-timestamp',
+  signature_header: 'webhook-signature',
+  signature_prefix: 'v1',
+} as const;

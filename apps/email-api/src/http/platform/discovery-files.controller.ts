@@ -6,7 +6,7 @@ import { API_CATALOG_CONTENT_TYPE, apiCatalogLinkHeader, ApiDescription } from '
 
 interface HeaderReply {
   header(name: string, value: string): HeaderReply;
-  send(body: string): unknown;
+  send(body: Buffer): unknown;
 }
 
 /** Discovery files outside /v1 (and outside the OpenAPI document): llms.txt, llms-full.txt and the RFC 9727 API catalog. */

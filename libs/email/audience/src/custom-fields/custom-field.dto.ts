@@ -32,7 +32,7 @@ export class CustomFieldResponseDto {
 
 export class CustomFieldListDto {
   @ApiProperty({ type: [CustomFieldDto] }) data!: CustomFieldDto[];
-  @ApiProperty() pagination!: Pagination;
+  @ApiProperty({ type: Pagination }) pagination!: Pagination;
 }
 
 export class CustomFieldUpsertRequestDto {

@@ -46,12 +46,12 @@ export class SubscriberResponseDto {
 
 export class SubscriberListDto {
   @ApiProperty({ type: [SubscriberDto] }) data!: SubscriberDto[];
-  @ApiProperty() pagination!: Pagination;
+  @ApiProperty({ type: Pagination }) pagination!: Pagination;
 }
 
 /** Fields shared by the upsert and update bodies; blank values leave saved values unchanged. */
 class SubscriberProfileFields {
-  @ApiPropertyOptional({ maxLength: 255 })
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 255 })
   @IsOptional()
   @IsString()
   @MaxLength(255)
@@ -63,7 +63,7 @@ class SubscriberProfileFields {
   @MaxLength(100)
   country?: string | null;
 
-  @ApiPropertyOptional({ description: 'Subscriber-local subscription date, YYYY-MM-DD.', example: '2026-01-31' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Subscriber-local subscription date, YYYY-MM-DD.', example: '2026-01-31' })
   @IsOptional()
   @IsString()
   @MaxLength(10)
@@ -81,7 +81,7 @@ export class SubscriberUpsertRequestDto extends SubscriberProfileFields {
   @MaxLength(254)
   email!: string;
 
-  @ApiPropertyOptional({ enum: SUBSCRIBER_STATUSES })
+  @ApiPropertyOptional({ enum: SUBSCRIBER_STATUSES, nullable: true })
   @ValidateIf(notBlank)
   @IsIn(SUBSCRIBER_STATUSES)
   status?: SubscriberStatusName | null;
@@ -124,7 +124,7 @@ export class SubscriberUpsertRequestDto extends SubscriberProfileFields {
 }
 
 export class SubscriberUpdateRequestDto extends SubscriberProfileFields {
-  @ApiPropertyOptional({ format: 'email', maxLength: 254 })
+  @ApiPropertyOptional({ type: String, format: 'email', maxLength: 254 })
   @ValidateIf(notBlank)
   @IsEmail()
   @MaxLength(254)

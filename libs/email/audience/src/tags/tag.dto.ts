@@ -22,7 +22,7 @@ export class TagResponseDto {
 
 export class TagListDto {
   @ApiProperty({ type: [TagDto] }) data!: TagDto[];
-  @ApiProperty() pagination!: Pagination;
+  @ApiProperty({ type: Pagination }) pagination!: Pagination;
 }
 
 export class TagCreateRequestDto {
