@@ -70,9 +70,9 @@ export async function startHttpApp(module: Type<unknown>, options: HttpAppOption
   });
   configureHttpApp(app);
   const effective = app.get<AppConfig>(APP_CONFIG);
-  await app.listen(effective.port, effective.host);
-  logger.info({ port: effective.port }, `${options.service} listening`);
   // Closing stops accepting connections, lets in-flight requests finish, then runs Nest's shutdown hooks.
   exitOnSignal(options.service, effective.shutdownTimeoutMs, () => app.close());
+  await app.listen(effective.port, effective.host);
+  logger.info({ port: effective.port }, `${options.service} listening`);
   return app;
 }

@@ -93,8 +93,11 @@ export async function startWorker(module: Type<unknown>, options: WorkerOptions)
  * and BullMQ hands the unfinished jobs back to the queue once their locks lapse.
  */
 export async function runWorker(module: Type<unknown>, options: WorkerOptions): Promise<void> {
-  const worker = await startWorker(module, options);
-  exitOnSignal(options.service, worker.app.get<AppConfig>(APP_CONFIG).shutdownTimeoutMs, worker.stop);
+  // Signals are handled before the health port opens, so a SIGTERM can never find the default handler.
+  const starting = startWorker(module, options);
+  const { shutdownTimeoutMs } = loadConfig(process.env, { healthPort: options.defaultHealthPort });
+  exitOnSignal(options.service, shutdownTimeoutMs, async () => (await starting).stop());
+  await starting;
 }
 
 /** What every worker module imports: config, ids/clock, Redis, BullMQ and its own queues. */
