@@ -22,7 +22,8 @@ function freePort(): Promise<number> {
 }
 
 async function waitReady(url: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 100; i++) {
+  // Generous: a loaded 2-core CI machine can take many seconds to boot Nest and Prisma.
+  for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null) throw new Error(`${url}: process exited with ${child.exitCode}`);
     const ok = await fetch(url).then((r) => r.ok, () => false);
     if (ok) return;
@@ -66,7 +67,7 @@ describe('built deployables', () => {
     } finally {
       child.kill('SIGKILL');
     }
-  });
+  }, 60_000);
 
   it('admin CLI prints exactly the documented JSON', async () => {
     const { stdout } = await promisify(execFile)(process.execPath, [path.join(root, 'apps/admin-cli/dist/main.js'), 'create-workspace', '--name', 'Built'], { env });
