@@ -1,14 +1,26 @@
 import 'reflect-metadata';
+import { authOverheadBenchmark } from './auth-overhead';
 import { Benchmark, installSignalHandlers, log, UsageError } from './cli';
+import { cpuProfileUtility } from './cpu-profile';
 import { dropDbUtility } from './drop-db';
 import { httpPlatformBenchmark } from './http-platform';
 import { seedBenchmark } from './seed';
+import { subscribersListBenchmark } from './subscribers-list';
+import { subscribersUpsertBenchmark } from './subscribers-upsert';
 
 /**
  * `node bench/dist/main.js <name> [options]` (normally through `npm run bench -- <name> [options]`,
  * which builds first). Results: one JSON line each on stdout. Everything else: stderr.
  */
-export const BENCHMARKS: Benchmark[] = [seedBenchmark, httpPlatformBenchmark, dropDbUtility];
+export const BENCHMARKS: Benchmark[] = [
+  seedBenchmark,
+  httpPlatformBenchmark,
+  subscribersListBenchmark,
+  subscribersUpsertBenchmark,
+  authOverheadBenchmark,
+  dropDbUtility,
+  cpuProfileUtility,
+];
 
 function list(out: NodeJS.WritableStream = process.stdout): void {
   const width = Math.max(...BENCHMARKS.map((b) => b.name.length)) + 2;
