@@ -2,40 +2,17 @@
  * The baseline of `subscribers-list`: a bare Fastify server answering `GET /v1/subscribers` for one
  * workspace (BENCH_WORKSPACE_ID; no authentication, no Nest, no validation pipe, no interceptors),
  * with the same database path as email-api: an EmailPrisma client (Prisma + @prisma/adapter-pg, a pool
- * of 10) running the same raw statement with $queryRaw, the same cursor codec and the same mapping
- * to the same JSON. Whatever email-api spends beyond this is the framework around the query.
+ * of 10) running the very statement the app runs (`subscriberPageQuery` from @email/audience), the same
+ * cursor codec and the same response text. Whatever email-api spends beyond this is the framework around it.
  *
  * Started as a child process (node bench/dist/bare-subscribers-server.js) with EMAIL_DATABASE_URL,
  * CURSOR_SECRET, HOST, PORT and BENCH_WORKSPACE_ID; answers GET /readyz once the database answers.
  */
 import { fastify } from 'fastify';
 import { loadConfig } from '@shared/config';
-import { EmailPrisma, Prisma } from '@email/data-access';
-import { toSubscriberDto } from '@email/audience';
-import { CursorCodec, cursorFor, KeysetPage, readKeysetPage, toPage } from '@shared/pagination';
-
-/**
- * A copy of the statement SubscriberRepository.page builds for an unfiltered list (only
- * `s.workspace_id = …` and the keyset condition), built with Prisma.sql the same way, so the text and
- * the parameters sent are identical. The repository is not exported from @email/audience; once it is
- * (or its statement builder), use it here instead of this copy.
- */
-const VIEW = Prisma.sql`
-  s.id, s.email, s.name, s.status, s.country, s.subscribed_at, s.last_opened_at, s.custom_fields, s.created_at, s.updated_at,
-  COALESCE((SELECT json_agg(json_build_object('id', t.id, 'name', t.name) ORDER BY t.name, t.id)
-            FROM subscriber_tags st JOIN tags t ON t.id = st.tag_id WHERE st.subscriber_id = s.id), '[]'::json) AS tags,
-  COALESCE((SELECT json_agg(e.sequence_id ORDER BY e.enrolled_at, e.sequence_id)
-            FROM sequence_enrollments e WHERE e.subscriber_id = s.id AND e.state = 'active'), '[]'::json) AS sequence_ids`;
-
-type Row = Parameters<typeof toSubscriberDto>[0];
-
-function subscriberPage(prisma: EmailPrisma, workspaceId: string, page: KeysetPage): Promise<Row[]> {
-  const where = [Prisma.sql`s.workspace_id = ${workspaceId}`];
-  if (page.after) where.push(Prisma.sql`(s.created_at, s.id) < (${page.after.created_at}, ${page.after.id})`);
-  return prisma.$queryRaw<Row[]>`
-      SELECT ${VIEW} FROM subscribers s WHERE ${Prisma.join(where, ' AND ')}
-      ORDER BY s.created_at DESC, s.id DESC LIMIT ${page.limit + 1}`;
-}
+import { EmailPrisma } from '@email/data-access';
+import { subscriberPageQuery, SubscriberPageJson } from '@email/audience';
+import { CursorCodec, readKeysetPage } from '@shared/pagination';
 
 async function main(): Promise<void> {
   const workspaceId = process.env.BENCH_WORKSPACE_ID;
@@ -50,10 +27,13 @@ async function main(): Promise<void> {
     await prisma.$queryRaw`SELECT 1`;
     return { status: 'ok' };
   });
-  app.get('/v1/subscribers', async (request) => {
+  app.get('/v1/subscribers', async (request, reply) => {
     const page = readKeysetPage(codec, scope, request.query as { limit?: string; starting_after?: string });
-    const rows = await subscriberPage(prisma, workspaceId, page);
-    return toPage(rows, page.limit, toSubscriberDto, (row) => cursorFor(codec, scope, row));
+    const [result] = await prisma.$queryRaw<SubscriberPageJson[]>(subscriberPageQuery(workspaceId, {}, page));
+    const hasMore = result.fetched > page.limit;
+    const nextCursor = hasMore ? codec.encode(scope, { created_at: result.last_created_at, id: result.last_id }) : null;
+    reply.header('content-type', 'application/json; charset=utf-8');
+    return `{"data":${result.data},"pagination":${JSON.stringify({ has_more: hasMore, next_cursor: nextCursor })}}`;
   });
   await app.listen({ port: config.port, host: config.host });
 

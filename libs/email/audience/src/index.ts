@@ -9,4 +9,6 @@ export * from './tags/tag.service';
 export * from './tags/gdpr-tags';
 export * from './subscribers/subscriber.dto';
 export * from './subscribers/subscriber.service';
+export { subscriberPageQuery } from './subscribers/subscriber.repository';
+export type { SubscriberPageJson } from './subscribers/subscriber.repository';
 export * from './audience.module';

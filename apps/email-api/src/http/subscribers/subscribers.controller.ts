@@ -7,8 +7,9 @@ import {
   SubscriberUpsertRequestDto,
 } from '@email/audience';
 
-interface StatusReply {
+interface Reply {
   status(code: number): unknown;
+  header(name: string, value: string): unknown;
 }
 
 @ApiTags('Subscribers')
@@ -21,8 +22,10 @@ export class SubscribersController {
   @RequireScopes('subscribers:read')
   @ApiOperation({ operationId: 'listSubscribers', summary: 'List subscribers' })
   @ApiOkResponse({ type: SubscriberListDto })
-  list(@CurrentPrincipal() p: Principal, @Query() query: SubscriberListQueryDto): Promise<SubscriberListDto> {
-    return this.subscribers.list(p.tenantId, query);
+  async list(@CurrentPrincipal() p: Principal, @Query() query: SubscriberListQueryDto, @Res({ passthrough: true }) reply: Reply): Promise<string> {
+    // Serialized by PostgreSQL (see subscriberPageQuery); sent as it is.
+    reply.header('content-type', 'application/json; charset=utf-8');
+    return this.subscribers.listJson(p.tenantId, query);
   }
 
   @Post()
@@ -34,7 +37,7 @@ export class SubscribersController {
   async upsert(
     @CurrentPrincipal() p: Principal,
     @Body() body: SubscriberUpsertRequestDto,
-    @Res({ passthrough: true }) reply: StatusReply,
+    @Res({ passthrough: true }) reply: Reply,
   ): Promise<SubscriberResponseDto> {
     const { created, subscriber } = await this.subscribers.upsert(p.tenantId, body);
     reply.status(created ? 201 : 200);

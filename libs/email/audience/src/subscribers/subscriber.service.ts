@@ -3,7 +3,7 @@ import { Prisma } from '@email/data-access';
 import { Outbox } from '@email/events';
 import { Clock, IdGenerator } from '@shared/core';
 import { Conflict, InvalidRequest, NotFound } from '@shared/errors';
-import { CursorCodec, Page, cursorFor, readKeysetPage, toPage } from '@shared/pagination';
+import { CursorCodec, KeysetPosition, readKeysetPage } from '@shared/pagination';
 import { isBlank } from '../common/blank';
 import { ConsentEvidenceDto } from '../common/consent.dto';
 import { toCountryCode } from '../common/country';
@@ -14,25 +14,7 @@ import { TagRepository } from '../tags/tag.repository';
 import {
   SubscriberDto, SubscriberListQueryDto, SubscriberStatusName, SubscriberStatusRequestDto, SubscriberUpdateRequestDto, SubscriberUpsertRequestDto,
 } from './subscriber.dto';
-import { LockedSubscriber, SubscriberChanges, SubscriberFilter, SubscriberRepository, SubscriberRow } from './subscriber.repository';
-
-export function toSubscriberDto(row: SubscriberRow): SubscriberDto {
-  return {
-    self: `/v1/subscribers/${row.id}`,
-    id: row.id,
-    email: row.email,
-    name: row.name,
-    status: row.status,
-    country: row.country,
-    subscribed_at: row.subscribed_at.toISOString(),
-    last_opened_at: row.last_opened_at?.toISOString() ?? null,
-    tags: row.tags,
-    sequence_ids: row.sequence_ids,
-    custom_fields: row.custom_fields,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-  };
-}
+import { LockedSubscriber, SubscriberChanges, SubscriberFilter, SubscriberRepository } from './subscriber.repository';
 
 const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
@@ -69,7 +51,8 @@ export class SubscriberService {
     private readonly cursors: CursorCodec,
   ) {}
 
-  async list(workspaceId: string, query: SubscriberListQueryDto): Promise<Page<SubscriberDto>> {
+  /** The list response, already serialized: PostgreSQL builds the documents, Node adds the pagination. */
+  async listJson(workspaceId: string, query: SubscriberListQueryDto): Promise<string> {
     const scope = `${workspaceId}:subscribers`;
     const page = readKeysetPage(this.cursors, scope, query);
     const filter: SubscriberFilter = {
@@ -82,14 +65,16 @@ export class SubscriberService {
       sequenceIds: splitIds(query.sequence_id, query.sequence_ids),
       sequenceOperator: query.sequence_operator,
     };
-    const rows = await this.repository.page(workspaceId, filter, page);
-    return toPage(rows, page.limit, toSubscriberDto, (row) => cursorFor(this.cursors, scope, row));
+    const result = await this.repository.page(workspaceId, filter, page);
+    const hasMore = result.fetched > page.limit;
+    const nextCursor = hasMore ? this.cursors.encode(scope, { created_at: result.last_created_at!, id: result.last_id! } satisfies KeysetPosition) : null;
+    return `{"data":${result.data},"pagination":${JSON.stringify({ has_more: hasMore, next_cursor: nextCursor })}}`;
   }
 
   async get(workspaceId: string, id: string): Promise<SubscriberDto> {
-    const row = await this.repository.view(workspaceId, id);
-    if (!row) throw NotFound('subscriber', id);
-    return toSubscriberDto(row);
+    const subscriber = await this.repository.view(workspaceId, id);
+    if (!subscriber) throw NotFound('subscriber', id);
+    return subscriber;
   }
 
   /** Creates or updates by email. Returns whether the subscriber was created (201) or updated (200). */
@@ -128,7 +113,7 @@ export class SubscriberService {
         await this.outbox.record(tx, workspaceId, 'subscriber.created', { subscriber: { id: saved.id }, status: status ?? 'Active' });
       }
       if (input.consent_evidence) await this.recordConsent(tx, workspaceId, saved.id, input.consent_evidence);
-      return { created: saved.created, subscriber: toSubscriberDto((await this.repository.view(workspaceId, saved.id, tx))!) };
+      return { created: saved.created, subscriber: (await this.repository.view(workspaceId, saved.id, tx))! };
     });
   }
 
@@ -145,7 +130,7 @@ export class SubscriberService {
         await this.repository.update(tx, workspaceId, id, changes);
         await this.outbox.record(tx, workspaceId, 'subscriber.updated', { subscriber: { id }, changed_fields: changedFields });
       }
-      return toSubscriberDto((await this.repository.view(workspaceId, id, tx))!);
+      return (await this.repository.view(workspaceId, id, tx))!;
     });
   }
 
@@ -159,7 +144,7 @@ export class SubscriberService {
         await this.recordStatusChange(tx, workspaceId, id, current.status, input.status);
       }
       if (input.consent_evidence) await this.recordConsent(tx, workspaceId, id, input.consent_evidence);
-      return toSubscriberDto((await this.repository.view(workspaceId, id, tx))!);
+      return (await this.repository.view(workspaceId, id, tx))!;
     });
   }
 
@@ -208,7 +193,7 @@ export class SubscriberService {
         await this.repository.touch(tx, id);
         await this.outbox.record(tx, workspaceId, 'subscriber.updated', { subscriber: { id }, changed_fields: [field] });
       }
-      return toSubscriberDto((await this.repository.view(workspaceId, id, tx))!);
+      return (await this.repository.view(workspaceId, id, tx))!;
     });
   }
 
