@@ -82,6 +82,8 @@ export async function startApp(entry: string, options: { port: number; env: Reco
       CURSOR_SECRET: randomBytes(24).toString('base64url'),
       ENCRYPTION_KEY: randomBytes(24).toString('base64url'),
       LOG_LEVEL: 'silent',
+      // Load from one key would hit the per-credential limit at once; benchmarks measure the work instead.
+      RATE_LIMIT_REQUESTS: '0',
       HOST: '127.0.0.1',
       PORT: String(options.port),
       ...options.env,

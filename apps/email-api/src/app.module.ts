@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
-import { RateLimitInterceptor } from '@shared/rate-limit';
+import { RateLimitGuard } from '@shared/rate-limit';
 import { AuthModule } from '@shared/auth';
 import { ConfigModule } from '@shared/config';
 import { CoreModule } from '@shared/core';
@@ -34,7 +33,7 @@ export const EMAIL_HTTP_OPTIONS: HttpAppOptions = {
     CoreModule,
     RedisModule,
     EmailDataAccessModule,
-    AuthModule.forRoot({ imports: [EmailAccessModule], verifier: EmailCredentialVerifier }),
+    AuthModule.forRoot({ imports: [EmailAccessModule], verifier: EmailCredentialVerifier, after: [RateLimitGuard] }),
     EmailWorkspaceModule,
     EmailAudienceModule,
     EmailDeliveryModule,
@@ -49,6 +48,6 @@ export const EMAIL_HTTP_OPTIONS: HttpAppOptions = {
     CustomFieldsController,
     SenderIdentitiesController,
   ],
-  providers: [readinessChecksProvider(EmailPrisma), ...EMAIL_PLATFORM_PROVIDERS, { provide: APP_INTERCEPTOR, useClass: RateLimitInterceptor }],
+  providers: [readinessChecksProvider(EmailPrisma), ...EMAIL_PLATFORM_PROVIDERS],
 })
 export class AppModule {}

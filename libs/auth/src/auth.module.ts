@@ -1,4 +1,4 @@
-import { DynamicModule, Module, ModuleMetadata, Type } from '@nestjs/common';
+import { CanActivate, DynamicModule, Module, ModuleMetadata, Type } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { BearerStrategy } from './bearer.strategy';
@@ -7,8 +7,11 @@ import { CREDENTIAL_VERIFIER, CredentialVerifier } from './principal';
 
 @Module({})
 export class AuthModule {
-  /** Installs bearer authentication and scope checks on every route of the app. */
-  static forRoot(options: { imports?: ModuleMetadata['imports']; verifier: Type<CredentialVerifier> }): DynamicModule {
+  /**
+   * Installs bearer authentication and scope checks on every route of the app; `after` adds guards that
+   * need the principal (rate limiting), run in the given order after those two.
+   */
+  static forRoot(options: { imports?: ModuleMetadata['imports']; verifier: Type<CredentialVerifier>; after?: Type<CanActivate>[] }): DynamicModule {
     return {
       module: AuthModule,
       imports: [PassportModule, ...(options.imports ?? [])],
@@ -17,6 +20,7 @@ export class AuthModule {
         BearerStrategy,
         { provide: APP_GUARD, useClass: BearerAuthGuard },
         { provide: APP_GUARD, useClass: ScopeGuard },
+        ...(options.after ?? []).map((guard) => ({ provide: APP_GUARD, useClass: guard })),
       ],
       exports: [CREDENTIAL_VERIFIER],
     };

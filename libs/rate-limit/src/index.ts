@@ -1,1 +1,1 @@
-export * from './rate-limit.interceptor';
+export * from './rate-limit.guard';

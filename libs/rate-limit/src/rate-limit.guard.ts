@@ -1,6 +1,5 @@
-import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { from, Observable, switchMap } from 'rxjs';
 import { APP_CONFIG, AppConfig } from '@shared/config';
 import { TooManyRequests } from '@shared/errors';
 import { REDIS_CLIENT } from '@shared/redis';
@@ -11,11 +10,12 @@ interface Reply {
 
 /**
  * Per-credential request limit: a fixed window counted in Redis (one round trip), shared by every API
- * replica. Runs after authentication; unauthenticated (public) routes are not counted. Over the limit:
- * 429 with Retry-After and the error envelope.
+ * replica. Installed as the guard after authentication (see AuthModule.forRoot's `after`); unauthenticated
+ * (public) routes are not counted. Over the limit: 429 with Retry-After and the error envelope.
+ * A guard rather than an interceptor: a global interceptor costs every request, counted or not.
  */
 @Injectable()
-export class RateLimitInterceptor implements NestInterceptor {
+export class RateLimitGuard implements CanActivate {
   private readonly limit: number;
   private readonly windowMs: number;
 
@@ -27,20 +27,17 @@ export class RateLimitInterceptor implements NestInterceptor {
     this.windowMs = config.rateLimitWindowSeconds * 1000;
   }
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const credentialId = context.switchToHttp().getRequest<{ user?: { credentialId?: string } }>().user?.credentialId;
-    if (!credentialId || this.limit <= 0) return next.handle();
-    return from(this.count(credentialId)).pipe(
-      switchMap(({ used, resetMs }) => {
-        const reply = context.switchToHttp().getResponse<Reply>();
-        const resetSeconds = Math.max(1, Math.ceil(resetMs / 1000));
-        reply.header('ratelimit-limit', String(this.limit));
-        reply.header('ratelimit-remaining', String(Math.max(0, this.limit - used)));
-        reply.header('ratelimit-reset', String(resetSeconds));
-        if (used > this.limit) throw TooManyRequests(resetSeconds);
-        return next.handle();
-      }),
-    );
+    if (!credentialId || this.limit <= 0) return true;
+    const { used, resetMs } = await this.count(credentialId);
+    const reply = context.switchToHttp().getResponse<Reply>();
+    const resetSeconds = Math.max(1, Math.ceil(resetMs / 1000));
+    reply.header('ratelimit-limit', String(this.limit));
+    reply.header('ratelimit-remaining', String(Math.max(0, this.limit - used)));
+    reply.header('ratelimit-reset', String(resetSeconds));
+    if (used > this.limit) throw TooManyRequests(resetSeconds);
+    return true;
   }
 
   private async count(credentialId: string): Promise<{ used: number; resetMs: number }> {
