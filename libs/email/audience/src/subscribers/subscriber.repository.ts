@@ -141,21 +141,22 @@ export class SubscriberRepository {
     return rows[0] && (JSON.parse(rows[0].doc) as SubscriberDto);
   }
 
-  /** Inserts unless the email exists; either way returns the row, locked for this transaction. */
+  /**
+   * Inserts unless the email exists; either way returns the row, locked for this transaction, in one
+   * round trip (the no-op update on conflict takes the lock; `xmax = 0` tells a fresh insert apart).
+   */
   async insertOrLock(
     tx: Prisma.TransactionClient,
     workspaceId: string,
     row: { id: string; email: string; name: string; status: SubscriberStatus; country: string | null; subscribed_at: Date; custom_fields: object },
   ): Promise<{ created: boolean } & LockedSubscriber> {
-    const inserted = await tx.$queryRaw<Array<{ id: string }>>`
+    const [saved] = await tx.$queryRaw<Array<{ created: boolean } & LockedSubscriber>>`
       INSERT INTO subscribers (id, workspace_id, email, name, status, country, subscribed_at, custom_fields, created_at, updated_at)
       VALUES (${row.id}, ${workspaceId}, ${row.email}, ${row.name}, ${row.status}::"SubscriberStatus", ${row.country}, ${row.subscribed_at},
               ${JSON.stringify(row.custom_fields)}::jsonb, now(), now())
-      ON CONFLICT (workspace_id, email) DO NOTHING RETURNING id`;
-    if (inserted.length) return { created: true, ...row, custom_fields: row.custom_fields as Record<string, unknown> };
-    const existing = await tx.$queryRaw<LockedSubscriber[]>`
-      SELECT ${LOCKED} FROM subscribers WHERE workspace_id = ${workspaceId} AND email = ${row.email} FOR UPDATE`;
-    return { created: false, ...existing[0] };
+      ON CONFLICT (workspace_id, email) DO UPDATE SET email = EXCLUDED.email
+      RETURNING (xmax = 0) AS created, ${LOCKED}`;
+    return saved;
   }
 
   /** Locks one subscriber for this transaction; undefined when it does not exist in the workspace. */
@@ -176,23 +177,26 @@ export class SubscriberRepository {
     return tx.subscriber.count({ where: { workspace_id: workspaceId, email, NOT: { id: exceptId } } }).then((n) => n > 0);
   }
 
-  /** Adds tags; returns how many were new. Tag counters move in the same transaction. */
-  async addTags(tx: Prisma.TransactionClient, workspaceId: string, subscriberId: string, tagIds: string[]): Promise<number> {
-    if (!tagIds.length) return 0;
+  /** Adds tags; returns the ids that were new. The caller moves their counters (see bumpTagCounts). */
+  async addTags(tx: Prisma.TransactionClient, workspaceId: string, subscriberId: string, tagIds: string[]): Promise<string[]> {
+    if (!tagIds.length) return [];
     const added = await tx.$queryRaw<Array<{ tag_id: string }>>`
       INSERT INTO subscriber_tags (workspace_id, subscriber_id, tag_id)
       SELECT ${workspaceId}, ${subscriberId}, unnest(${tagIds}::text[])
       ON CONFLICT DO NOTHING RETURNING tag_id`;
-    if (added.length) {
-      await tx.$executeRaw`UPDATE tags SET subscriber_count = subscriber_count + 1 WHERE id = ANY(${added.map((a) => a.tag_id)}::text[])`;
-    }
-    return added.length;
+    return added.map((a) => a.tag_id);
   }
 
   async removeTag(tx: Prisma.TransactionClient, subscriberId: string, tagId: string): Promise<boolean> {
-    const removed = await tx.$executeRaw`DELETE FROM subscriber_tags WHERE subscriber_id = ${subscriberId} AND tag_id = ${tagId}`;
-    if (removed) await tx.$executeRaw`UPDATE tags SET subscriber_count = subscriber_count - 1 WHERE id = ${tagId}`;
-    return removed > 0;
+    return (await tx.$executeRaw`DELETE FROM subscriber_tags WHERE subscriber_id = ${subscriberId} AND tag_id = ${tagId}`) > 0;
+  }
+
+  /**
+   * Moves tag counters in the same transaction as the membership change. Many writers tag with the same
+   * tag, so call this last, right before commit: the row lock is then held only for the commit.
+   */
+  async bumpTagCounts(tx: Prisma.TransactionClient, tagIds: string[], delta: 1 | -1): Promise<void> {
+    if (tagIds.length) await tx.$executeRaw`UPDATE tags SET subscriber_count = subscriber_count + ${delta} WHERE id = ANY(${tagIds}::text[])`;
   }
 
   /** Enrolls (or re-activates) the subscriber in each sequence; returns how many changed. */

@@ -97,6 +97,7 @@ export class SubscriberService {
         subscribed_at: profile.subscribed_at ?? now,
         custom_fields: profile.custom_fields ?? {},
       });
+      let addedTags: string[];
       if (!saved.created) {
         if (input.create_only) throw Conflict('subscriber_exists', 'A subscriber with this email already exists.', { field: 'email' });
         this.requireConsentToActivate(saved.status, status, input.consent_evidence);
@@ -104,16 +105,18 @@ export class SubscriberService {
         if (Object.keys(changes).length) await this.repository.update(tx, workspaceId, saved.id, changes);
         // A status change has its own event; subscriber.updated lists the other fields that changed.
         const updatedFields = Object.keys(changes).filter((field) => field !== 'status');
-        await this.membershipChanges(tx, workspaceId, saved.id, tagIds, input.sequence_ids ?? [], updatedFields);
+        addedTags = await this.membershipChanges(tx, workspaceId, saved.id, tagIds, input.sequence_ids ?? [], updatedFields);
         if (updatedFields.length && !Object.keys(changes).length) await this.repository.touch(tx, saved.id);
         if (updatedFields.length) await this.outbox.record(tx, workspaceId, 'subscriber.updated', { subscriber: { id: saved.id }, changed_fields: updatedFields });
         if (status && status !== saved.status) await this.recordStatusChange(tx, workspaceId, saved.id, saved.status, status);
       } else {
-        await this.membershipChanges(tx, workspaceId, saved.id, tagIds, input.sequence_ids ?? [], []);
+        addedTags = await this.membershipChanges(tx, workspaceId, saved.id, tagIds, input.sequence_ids ?? [], []);
         await this.outbox.record(tx, workspaceId, 'subscriber.created', { subscriber: { id: saved.id }, status: status ?? 'Active' });
       }
       if (input.consent_evidence) await this.recordConsent(tx, workspaceId, saved.id, input.consent_evidence);
-      return { created: saved.created, subscriber: (await this.repository.view(workspaceId, saved.id, tx))! };
+      const subscriber = (await this.repository.view(workspaceId, saved.id, tx))!;
+      await this.repository.bumpTagCounts(tx, addedTags, 1);
+      return { created: saved.created, subscriber };
     });
   }
 
@@ -155,14 +158,14 @@ export class SubscriberService {
   addTag(workspaceId: string, id: string, tagId: string): Promise<SubscriberDto> {
     return this.changeMembership(workspaceId, id, 'tags', async (tx) => {
       if (!(await this.tags.existing(tx, workspaceId, [tagId])).size) throw NotFound('tag', tagId);
-      return (await this.repository.addTags(tx, workspaceId, id, [tagId])) > 0;
+      return (await this.repository.addTags(tx, workspaceId, id, [tagId])).length ? { tagId, delta: 1 } : false;
     });
   }
 
   removeTag(workspaceId: string, id: string, tagId: string): Promise<SubscriberDto> {
     return this.changeMembership(workspaceId, id, 'tags', async (tx) => {
       if (!(await this.tags.existing(tx, workspaceId, [tagId])).size) throw NotFound('tag', tagId);
-      return this.repository.removeTag(tx, id, tagId);
+      return (await this.repository.removeTag(tx, id, tagId)) ? { tagId, delta: -1 } : false;
     });
   }
 
@@ -180,20 +183,26 @@ export class SubscriberService {
     });
   }
 
-  /** Applies one idempotent membership change; an unchanged subscriber is returned as it is. */
+  /**
+   * Applies one idempotent membership change; an unchanged subscriber is returned as it is. `change`
+   * says whether anything changed, and for tags which counter moves (last, right before commit).
+   */
   private changeMembership(
     workspaceId: string,
     id: string,
     field: 'tags' | 'sequence_ids',
-    change: (tx: Prisma.TransactionClient) => Promise<boolean>,
+    change: (tx: Prisma.TransactionClient) => Promise<boolean | { tagId: string; delta: 1 | -1 }>,
   ): Promise<SubscriberDto> {
     return this.repository.transaction(async (tx) => {
       await this.requireSubscriber(tx, workspaceId, id);
-      if (await change(tx)) {
+      const changed = await change(tx);
+      if (changed) {
         await this.repository.touch(tx, id);
         await this.outbox.record(tx, workspaceId, 'subscriber.updated', { subscriber: { id }, changed_fields: [field] });
       }
-      return (await this.repository.view(workspaceId, id, tx))!;
+      const subscriber = (await this.repository.view(workspaceId, id, tx))!;
+      if (typeof changed === 'object') await this.repository.bumpTagCounts(tx, [changed.tagId], changed.delta);
+      return subscriber;
     });
   }
 
@@ -235,9 +244,11 @@ export class SubscriberService {
     tagIds: string[],
     sequenceIds: string[],
     changedFields: string[],
-  ): Promise<void> {
-    if (await this.repository.addTags(tx, workspaceId, id, tagIds)) changedFields.push('tags');
+  ): Promise<string[]> {
+    const addedTags = await this.repository.addTags(tx, workspaceId, id, tagIds);
+    if (addedTags.length) changedFields.push('tags');
     if (await this.repository.enroll(tx, workspaceId, id, sequenceIds)) changedFields.push('sequence_ids');
+    return addedTags;
   }
 
   private async requireSubscriber(tx: Prisma.TransactionClient, workspaceId: string, id: string) {

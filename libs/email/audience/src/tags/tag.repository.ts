@@ -49,20 +49,30 @@ export class TagRepository {
 
   /** Ids of the given tags that exist in the workspace. */
   async existing(tx: Prisma.TransactionClient, workspaceId: string, ids: string[]): Promise<Set<string>> {
+    if (!ids.length) return new Set();
     const rows = await tx.tag.findMany({ where: { workspace_id: workspaceId, id: { in: ids } }, select: { id: true } });
     return new Set(rows.map((r) => r.id));
   }
 
-  /** Finds tags by name (any case), creating the missing ones; safe under concurrent callers. */
+  /** Finds tags by name (any case), creating the missing ones, in one statement; safe under concurrent callers. */
   async findOrCreateByNames(tx: Prisma.TransactionClient, workspaceId: string, names: string[], newId: () => string): Promise<string[]> {
     const unique = new Map<string, string>();
     for (const name of names) if (!unique.has(tagKey(name))) unique.set(tagKey(name), name.trim());
     if (!unique.size) return [];
-    await tx.tag.createMany({
-      data: [...unique].map(([key, name]) => ({ id: newId(), workspace_id: workspaceId, name, name_key: key, gdpr_consent_purpose: gdprPurposeOf(name) })),
-      skipDuplicates: true,
-    });
-    const rows = await tx.tag.findMany({ where: { workspace_id: workspaceId, name_key: { in: [...unique.keys()] } }, select: { id: true } });
+    const keys = [...unique.keys()];
+    const rows = await tx.$queryRaw<Array<{ id: string }>>`
+      WITH wanted (id, name, name_key, purpose) AS (
+        SELECT * FROM unnest(${keys.map(() => newId())}::text[], ${[...unique.values()]}::text[], ${keys}::text[],
+                             ${keys.map((key) => gdprPurposeOf(key))}::"GdprConsentPurpose"[])
+      ), created AS (
+        INSERT INTO tags (id, workspace_id, name, name_key, gdpr_consent_purpose, created_at, updated_at)
+        SELECT id, ${workspaceId}, name, name_key, purpose, now(), now() FROM wanted
+        ON CONFLICT (workspace_id, name_key) DO NOTHING RETURNING id, name_key
+      )
+      SELECT id FROM created
+      UNION ALL
+      SELECT t.id FROM tags t WHERE t.workspace_id = ${workspaceId} AND t.name_key = ANY(${keys}::text[])
+        AND t.name_key NOT IN (SELECT name_key FROM created)`;
     return rows.map((r) => r.id);
   }
 }
