@@ -1,5 +1,5 @@
 import { CursorCodec } from './cursor';
-import { parseLimit } from './page';
+import { Page, parseLimit, toPage } from './page';
 
 /** Position of the last row of a newest-first page. */
 export interface KeysetPosition {
@@ -24,4 +24,23 @@ export function readKeysetPage(codec: CursorCodec, scope: string, query: { limit
 
 export function cursorFor(codec: CursorCodec, scope: string, row: { created_at: Date; id: string }): string {
   return codec.encode(scope, { created_at: row.created_at.toISOString(), id: row.id } satisfies KeysetPosition);
+}
+
+/** The Prisma `where` fragment for "after this position" in newest-first order (empty on page 1). */
+export function keysetWhere(page: KeysetPage) {
+  return page.after
+    ? { OR: [{ created_at: { lt: page.after.created_at } }, { created_at: page.after.created_at, id: { lt: page.after.id } }] }
+    : {};
+}
+
+/** One newest-first page: reads limit and cursor, fetches limit + 1 rows, maps them and signs the next cursor. */
+export async function keysetList<Row extends { created_at: Date; id: string }, Out>(
+  codec: CursorCodec,
+  scope: string,
+  query: { limit?: string; starting_after?: string },
+  fetch: (page: KeysetPage) => Promise<Row[]>,
+  map: (row: Row) => Out,
+): Promise<Page<Out>> {
+  const page = readKeysetPage(codec, scope, query);
+  return toPage(await fetch(page), page.limit, map, (row) => cursorFor(codec, scope, row));
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DeliveryConnection, EmailPrisma } from '@email/data-access';
-import { KeysetPage } from '@shared/pagination';
+import { KeysetPage, keysetWhere } from '@shared/pagination';
 
 @Injectable()
 export class SenderIdentityRepository {
@@ -11,9 +11,7 @@ export class SenderIdentityRepository {
       where: {
         workspace_id: workspaceId,
         enabled: true,
-        ...(page.after
-          ? { OR: [{ created_at: { lt: page.after.created_at } }, { created_at: page.after.created_at, id: { lt: page.after.id } }] }
-          : {}),
+        ...keysetWhere(page),
       },
       orderBy: [{ created_at: 'desc' }, { id: 'desc' }],
       take: page.limit + 1,

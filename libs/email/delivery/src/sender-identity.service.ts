@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DeliveryConnection } from '@email/data-access';
 import { NotFound } from '@shared/errors';
-import { CursorCodec, Page, PageQueryDto, cursorFor, readKeysetPage, toPage } from '@shared/pagination';
+import { CursorCodec, Page, PageQueryDto, keysetList } from '@shared/pagination';
 import { SenderIdentityDto } from './sender-identity.dto';
 import { SenderIdentityRepository } from './sender-identity.repository';
 
@@ -28,10 +28,7 @@ export class SenderIdentityService {
   ) {}
 
   async list(workspaceId: string, query: PageQueryDto): Promise<Page<SenderIdentityDto>> {
-    const scope = `${workspaceId}:sender_identities`;
-    const page = readKeysetPage(this.cursors, scope, query);
-    const rows = await this.repository.listEnabled(workspaceId, page);
-    return toPage(rows, page.limit, toSenderIdentityDto, (row) => cursorFor(this.cursors, scope, row));
+    return keysetList(this.cursors, `${workspaceId}:sender_identities`, query, (page) => this.repository.listEnabled(workspaceId, page), toSenderIdentityDto);
   }
 
   async get(workspaceId: string, id: string): Promise<SenderIdentityDto> {

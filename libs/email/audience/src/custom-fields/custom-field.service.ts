@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CustomField } from '@email/data-access';
 import { IdGenerator } from '@shared/core';
 import { Conflict, InvalidRequest, NotFound } from '@shared/errors';
-import { CursorCodec, Page, readKeysetPage, cursorFor, toPage } from '@shared/pagination';
+import { CursorCodec, Page, keysetList } from '@shared/pagination';
 import { CustomFieldDto, CustomFieldUpdateRequestDto, CustomFieldUpsertRequestDto } from './custom-field.dto';
 import { CustomFieldRepository } from './custom-field.repository';
 import { CHOICE_TYPES, CustomFieldTypeName, toApiType, toDbType } from './custom-field-types';
@@ -31,10 +31,8 @@ export class CustomFieldService {
   ) {}
 
   async list(workspaceId: string, query: { limit?: string; starting_after?: string; search?: string }): Promise<Page<CustomFieldDto>> {
-    const scope = `${workspaceId}:custom_fields`;
-    const page = readKeysetPage(this.cursors, scope, query);
-    const rows = await this.repository.list(workspaceId, page, query.search?.trim() || undefined);
-    return toPage(rows, page.limit, toCustomFieldDto, (row) => cursorFor(this.cursors, scope, row));
+    const search = query.search?.trim() || undefined;
+    return keysetList(this.cursors, `${workspaceId}:custom_fields`, query, (page) => this.repository.list(workspaceId, page, search), toCustomFieldDto);
   }
 
   async get(workspaceId: string, id: string): Promise<CustomFieldDto> {

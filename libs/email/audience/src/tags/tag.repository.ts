@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EmailPrisma, Prisma, Tag } from '@email/data-access';
-import { KeysetPage } from '@shared/pagination';
+import { KeysetPage, keysetWhere } from '@shared/pagination';
 import { gdprPurposeOf } from './gdpr-tags';
 
 export const tagKey = (name: string) => name.trim().toLowerCase();
@@ -14,9 +14,7 @@ export class TagRepository {
       where: {
         workspace_id: workspaceId,
         ...(search ? { name: { contains: search, mode: 'insensitive' } } : {}),
-        ...(page.after
-          ? { OR: [{ created_at: { lt: page.after.created_at } }, { created_at: page.after.created_at, id: { lt: page.after.id } }] }
-          : {}),
+        ...keysetWhere(page),
       },
       orderBy: [{ created_at: 'desc' }, { id: 'desc' }],
       take: page.limit + 1,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Tag } from '@email/data-access';
 import { IdGenerator } from '@shared/core';
 import { Conflict, InvalidRequest, NotFound } from '@shared/errors';
-import { CursorCodec, Page, cursorFor, readKeysetPage, toPage } from '@shared/pagination';
+import { CursorCodec, Page, keysetList } from '@shared/pagination';
 import { TagCreateRequestDto, TagDto, TagUpdateRequestDto } from './tag.dto';
 import { TagRepository } from './tag.repository';
 
@@ -30,10 +30,8 @@ export class TagService {
   ) {}
 
   async list(workspaceId: string, query: { limit?: string; starting_after?: string; search?: string }): Promise<Page<TagDto>> {
-    const scope = `${workspaceId}:tags`;
-    const page = readKeysetPage(this.cursors, scope, query);
-    const rows = await this.repository.list(workspaceId, page, query.search?.trim() || undefined);
-    return toPage(rows, page.limit, toTagDto, (row) => cursorFor(this.cursors, scope, row));
+    const search = query.search?.trim() || undefined;
+    return keysetList(this.cursors, `${workspaceId}:tags`, query, (page) => this.repository.list(workspaceId, page, search), toTagDto);
   }
 
   async get(workspaceId: string, id: string): Promise<TagDto> {
