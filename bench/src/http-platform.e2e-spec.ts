@@ -2,13 +2,13 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createTestDatabase, TestDatabase } from '@shared/testing';
 import { REPO_ROOT } from './databases';
+import { captureBenchmarkOutput } from './capture-output';
 import { httpPlatformBenchmark } from './http-platform';
 
 /** A one-second run of the real benchmark against the built email-api: every route answers 200, one JSON line each. */
 describe('http-platform benchmark', () => {
   let db: TestDatabase;
-  let lines: string[];
-  let write: jest.SpyInstance;
+  const { results: output } = captureBenchmarkOutput();
 
   beforeAll(async () => {
     if (!existsSync(path.join(REPO_ROOT, 'apps/email-api/dist/main.js'))) throw new Error('apps/email-api is not built: run npm test (it builds first)');
@@ -19,21 +19,9 @@ describe('http-platform benchmark', () => {
     await db?.drop();
   });
 
-  beforeEach(() => {
-    lines = [];
-    write = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      lines.push(String(chunk));
-      return true;
-    });
-    jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
-  });
-
-  afterEach(() => jest.restoreAllMocks());
-
   it('prints one result line per route and the comparison, with no failed requests', async () => {
     await httpPlatformBenchmark.run(['--database-url', db.url, '--duration', '1', '--warmup', '0', '--connections', '4']);
-    write.mockRestore();
-    const results = lines.map((line) => JSON.parse(line));
+    const results = output() as Array<{ route?: string; comparison?: string; requests: number; latency_p50_ms: number; latency_p99_ms: number }>;
     expect(results.map((r) => r.route ?? r.comparison)).toEqual([
       'GET /healthz',
       'GET /v1',

@@ -101,6 +101,27 @@ export interface LoadResult {
   server_cpu_us_per_request?: number;
 }
 
+/** The figures every load run reports: request count and rate, latency percentiles, failures. */
+export function summarizeRun(
+  result: { '2xx': number; non2xx: number; duration: number; errors: number; timeouts: number },
+  latencies: LatencySamples,
+) {
+  const total = result['2xx'] + result.non2xx;
+  const latency = latencies.summary();
+  return {
+    requests: total,
+    req_per_s: Math.round(total / result.duration),
+    latency_avg_ms: latency.avg,
+    latency_p50_ms: latency.p50,
+    latency_p90_ms: latency.p90,
+    latency_p99_ms: latency.p99,
+    latency_max_ms: latency.max,
+    non_2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+  };
+}
+
 /** Closed-loop load: `connections` clients each send the next request as soon as the previous answer arrives. */
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const instance = autocannon({
@@ -117,20 +138,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   instance.on('start', () => (cpuAtStart = options.serverCpuSeconds?.()));
   const result = await instance;
   const cpuAtEnd = options.serverCpuSeconds?.();
-  const total = result['2xx'] + result.non2xx;
-  const latency = latencies.summary();
+  const summary = summarizeRun(result, latencies);
+  const total = summary.requests;
   const cpuUs = cpuAtStart !== undefined && cpuAtEnd !== undefined && total > 0 ? Math.round(((cpuAtEnd - cpuAtStart) * 1e6) / total) : undefined;
-  return {
-    requests: total,
-    req_per_s: Math.round(total / result.duration),
-    latency_avg_ms: latency.avg,
-    latency_p50_ms: latency.p50,
-    latency_p90_ms: latency.p90,
-    latency_p99_ms: latency.p99,
-    latency_max_ms: latency.max,
-    non_2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    server_cpu_us_per_request: cpuUs,
-  };
+  return { ...summary, server_cpu_us_per_request: cpuUs };
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
 import { round } from './cli';
 import { withClient } from './databases';
-import { LatencySamples } from './load';
+import { LatencySamples, summarizeRun } from './load';
 import { processCpuSeconds } from './server';
 
 /**
@@ -203,7 +203,8 @@ export async function measure(options: MeasureOptions): Promise<Measurement> {
   const appEnd = options.appPid !== undefined ? processCpuSeconds(options.appPid) : undefined;
   await options.afterMeasure?.();
 
-  const total = result['2xx'] + result.non2xx;
+  const summary = summarizeRun(result, latencies);
+  const total = summary.requests;
   const appSeconds = appStart !== undefined && appEnd !== undefined ? appEnd - appStart : undefined;
   const dbSeconds = cpuBetween(dbStart, dbEnd);
   const selfSeconds = (self.user + self.system) / 1e6;
@@ -211,19 +212,9 @@ export async function measure(options: MeasureOptions): Promise<Measurement> {
     ? { busy: machineEnd.busy - machineStart.busy, total: machineEnd.total - machineStart.total }
     : undefined;
   const perRequest = (seconds: number | undefined) => (seconds !== undefined && total > 0 ? Math.round((seconds * 1e6) / total) : undefined);
-  const latency = latencies.summary();
   return {
-    requests: total,
-    req_per_s: Math.round(total / result.duration),
-    latency_avg_ms: latency.avg,
-    latency_p50_ms: latency.p50,
-    latency_p90_ms: latency.p90,
-    latency_p99_ms: latency.p99,
-    latency_max_ms: latency.max,
+    ...summary,
     status_counts: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count])),
-    non_2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
     app_cpu_us_per_request: perRequest(appSeconds),
     db_cpu_us_per_request: perRequest(dbSeconds),
     loadgen_cpu_us_per_request: perRequest(selfSeconds)!,

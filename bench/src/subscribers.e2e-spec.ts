@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createTestDatabase, TestDatabase } from '@shared/testing';
 import { authOverheadBenchmark } from './auth-overhead';
+import { captureBenchmarkOutput } from './capture-output';
 import { REPO_ROOT } from './databases';
 import { subscribersListBenchmark } from './subscribers-list';
 import { subscribersUpsertBenchmark } from './subscribers-upsert';
@@ -12,13 +13,7 @@ import { subscribersUpsertBenchmark } from './subscribers-upsert';
  */
 describe('subscribers-list, subscribers-upsert and auth-overhead benchmarks', () => {
   let db: TestDatabase;
-  let lines: string[];
-  let write: jest.SpyInstance;
-
-  const results = () => {
-    write.mockRestore();
-    return lines.map((line) => JSON.parse(line) as Record<string, unknown>);
-  };
+  const { results } = captureBenchmarkOutput();
 
   beforeAll(async () => {
     for (const built of ['apps/email-api/dist/main.js', 'bench/dist/bare-subscribers-server.js', 'bench/dist/profiled-entry.js']) {
@@ -30,17 +25,6 @@ describe('subscribers-list, subscribers-upsert and auth-overhead benchmarks', ()
   afterAll(async () => {
     await db?.drop();
   });
-
-  beforeEach(() => {
-    lines = [];
-    write = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      lines.push(String(chunk));
-      return true;
-    });
-    jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
-  });
-
-  afterEach(() => jest.restoreAllMocks());
 
   const short = ['--database-url', '', '--duration', '1', '--warmup', '0', '--connections', '4'];
   const args = (...extra: string[]) => [...short.map((a) => (a === '' ? db.url : a)), ...extra];
