@@ -426,3 +426,23 @@ export interface Quiz {
   endings: QuizEnding[];
   mappings: QuizMapping[];
 }
+
+// ---------------------------------------------------------------- answers
+
+/** A file the respondent uploaded before submitting (see the public uploads endpoint). */
+export interface UploadedFile {
+  id: string;
+  fileName: string;
+  mimeType: string;
+  size: number;
+  url: string;
+}
+
+/**
+ * A normalized answer. By type: text, long_text, email (lower-cased), url, phone (E.164), date (YYYY-MM-DD),
+ * time (HH:MM), single_choice/dropdown (an option value, or free text when allowOther), signature (PNG data URL)
+ * and text hidden fields → string; number, rating, opinion_scale, nps and number hidden fields → number;
+ * checkbox → boolean; multiple_choice and ranking (every option, in order) → string[]; file_upload → UploadedFile[].
+ * Statement and payment fields take no answer (payment amounts are computed on the server).
+ */
+export type AnswerValue = string | number | boolean | string[] | UploadedFile[];
