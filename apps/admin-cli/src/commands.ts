@@ -54,6 +54,17 @@ export const COMMANDS: Record<string, Command> = {
     const key = await app.get(AccountsService).createApiKey(o.owner!, { scopes: scopesOf(o.scopes!), name: o.name, expiresAt: dateOf(o['expires-at']) });
     return { api_key: key.api_key, id: key.id };
   },
+  'forms:create-workspace': async (app, args) => {
+    const o = options(args, { owner: { required: true }, name: { required: true }, plan: {} });
+    const plan = o.plan as 'free' | 'pro' | 'business' | undefined;
+    if (plan && !['free', 'pro', 'business'].includes(plan)) throw InvalidRequest('validation_failed', '--plan must be free, pro or business.', 'plan');
+    return app.get(AccountsService).createWorkspace(o.owner!, { name: o.name!, plan });
+  },
+  'forms:set-member': async (app, args) => {
+    const o = options(args, { workspace: { required: true }, owner: { required: true }, role: { required: true } });
+    await app.get(AccountsService).setMembership(o.workspace!, o.owner!, o.role as 'owner' | 'editor' | 'viewer');
+    return { workspace_id: o.workspace, owner_id: o.owner, role: o.role };
+  },
   'forms:revoke-api-key': async (app, args) => {
     const { id } = options(args, { id: { required: true } });
     await app.get(AccountsService).revokeApiKey(id!);

@@ -6,7 +6,15 @@ import { HealthController, readinessChecksProvider } from '@shared/observability
 import { RedisModule } from '@shared/redis';
 import { FormsDataAccessModule, FormsPrisma } from '@forms/data-access';
 import { FormsAccountsModule, FormsCredentialVerifier } from '@forms/accounts';
+import { FormsModule } from '@forms/forms';
+import { SubmissionsModule } from '@forms/submissions';
+import { DraftEditsController } from './http/forms/draft-edits.controller';
+import { FormsController } from './http/forms/forms.controller';
 import { MeController } from './http/me/me.controller';
+import { SubmissionsController } from './http/submissions/submissions.controller';
+import { HostedPages } from './public/hosted-pages';
+import { PublicFormsController } from './public/public-forms.controller';
+import { UploadBodyParser } from './public/upload-body-parser';
 
 export const FORMS_API_PORT = 3100;
 
@@ -17,8 +25,10 @@ export const FORMS_API_PORT = 3100;
     RedisModule,
     FormsDataAccessModule,
     AuthModule.forRoot({ imports: [FormsAccountsModule], verifier: FormsCredentialVerifier }),
+    FormsModule,
+    SubmissionsModule,
   ],
-  controllers: [HealthController, MeController],
-  providers: [readinessChecksProvider(FormsPrisma)],
+  controllers: [HealthController, MeController, FormsController, DraftEditsController, SubmissionsController, PublicFormsController],
+  providers: [readinessChecksProvider(FormsPrisma), HostedPages, UploadBodyParser],
 })
 export class AppModule {}

@@ -29,6 +29,25 @@ export class AccountsRepository {
     ]);
   }
 
+  createWorkspace(ownerId: string, workspace: { id: string; name: string; plan: 'free' | 'pro' | 'business' }) {
+    return this.prisma.$transaction([
+      this.prisma.workspace.create({ data: workspace }),
+      this.prisma.membership.create({ data: { owner_id: ownerId, workspace_id: workspace.id, role: 'owner' } }),
+    ]);
+  }
+
+  workspaceExists(workspaceId: string): Promise<boolean> {
+    return this.prisma.workspace.count({ where: { id: workspaceId } }).then((n) => n > 0);
+  }
+
+  async setMembership(workspaceId: string, ownerId: string, role: 'owner' | 'editor' | 'viewer'): Promise<void> {
+    await this.prisma.membership.upsert({
+      where: { workspace_id_owner_id: { workspace_id: workspaceId, owner_id: ownerId } },
+      create: { workspace_id: workspaceId, owner_id: ownerId, role },
+      update: { role },
+    });
+  }
+
   usernameTaken(username: string): Promise<boolean> {
     return this.prisma.owner.count({ where: { username } }).then((n) => n > 0);
   }

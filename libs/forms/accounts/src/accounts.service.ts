@@ -39,6 +39,24 @@ export class AccountsService {
     return { id: key.id, api_key: secret };
   }
 
+  /** Another workspace owned by an existing account. */
+  async createWorkspace(ownerId: string, input: { name: string; plan?: 'free' | 'pro' | 'business' }): Promise<{ workspace_id: string }> {
+    const name = input.name.trim();
+    if (!name || name.length > 200) throw InvalidRequest('validation_failed', 'A workspace name of 1 to 200 characters is required.', 'name');
+    if (!(await this.repository.ownerExists(ownerId))) throw NotFound('owner', ownerId);
+    const workspaceId = this.ids.newId('wrk');
+    await this.repository.createWorkspace(ownerId, { id: workspaceId, name, plan: input.plan ?? 'free' });
+    return { workspace_id: workspaceId };
+  }
+
+  /** Adds an account to a workspace, or changes its role there. */
+  async setMembership(workspaceId: string, ownerId: string, role: 'owner' | 'editor' | 'viewer'): Promise<void> {
+    if (!['owner', 'editor', 'viewer'].includes(role)) throw InvalidRequest('validation_failed', 'role must be owner, editor or viewer.', 'role');
+    if (!(await this.repository.ownerExists(ownerId))) throw NotFound('owner', ownerId);
+    if (!(await this.repository.workspaceExists(workspaceId))) throw NotFound('workspace', workspaceId);
+    await this.repository.setMembership(workspaceId, ownerId, role);
+  }
+
   async revokeApiKey(keyId: string): Promise<void> {
     if (!(await this.repository.revokeKey(keyId, this.clock.now()))) throw NotFound('api_key', keyId);
   }

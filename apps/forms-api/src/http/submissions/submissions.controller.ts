@@ -1,0 +1,74 @@
+import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, Principal, RequireScopes } from '@shared/auth';
+import { InvalidRequest, NotFound } from '@shared/errors';
+import { parseLimit } from '@shared/pagination';
+import { FormsService } from '@forms/forms';
+import { SubmissionsService, UploadsService } from '@forms/submissions';
+
+const SUBMISSION_LIST_LIMIT = { default: 20, max: 100 };
+
+interface Reply {
+  header(name: string, value: string): Reply;
+  send(payload: Buffer): void;
+}
+
+function parseAfter(raw: unknown): Date | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const at = typeof raw === 'string' && /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(raw) ? new Date(raw) : new Date(NaN);
+  if (Number.isNaN(at.getTime())) throw InvalidRequest('validation_failed', 'after must be an ISO 8601 timestamp.', 'after');
+  return at;
+}
+
+@ApiTags('Submissions')
+@ApiBearerAuth()
+@Controller('api/v1/forms/:form_id')
+export class SubmissionsController {
+  constructor(
+    private readonly forms: FormsService,
+    private readonly submissions: SubmissionsService,
+    private readonly uploads: UploadsService,
+  ) {}
+
+  @Get('submissions')
+  @RequireScopes('submissions:read')
+  @ApiOperation({ operationId: 'listSubmissions', summary: 'List completed submissions, oldest first' })
+  async list(@CurrentPrincipal() p: Principal, @Param('form_id') formId: string, @Query() query: Record<string, unknown>) {
+    const limit = parseLimit(query.limit, SUBMISSION_LIST_LIMIT);
+    const after = parseAfter(query.after);
+    const { form } = await this.forms.accessible(p, formId, 'view');
+    return { data: await this.submissions.list(form.id, { after, limit }), next_cursor: null };
+  }
+
+  @Get('submissions/:submission_id')
+  @RequireScopes('submissions:read')
+  @ApiOperation({ operationId: 'getSubmission', summary: 'Get a submission' })
+  async get(@CurrentPrincipal() p: Principal, @Param('form_id') formId: string, @Param('submission_id') submissionId: string) {
+    const { form } = await this.forms.accessible(p, formId, 'view');
+    const record = await this.submissions.get(form.id, submissionId);
+    if (!record) throw NotFound('submission', submissionId);
+    return { data: record };
+  }
+
+  @Post('submissions')
+  @RequireScopes('submissions:create')
+  @ApiOperation({ operationId: 'createSubmission', summary: 'Submit answers to the published form' })
+  async create(@CurrentPrincipal() p: Principal, @Param('form_id') formId: string, @Body() body: unknown) {
+    const form = await this.forms.publishedFor(p, formId, 'edit');
+    return this.submissions.submit(form, body, 'api');
+  }
+
+  @Get('uploads/:upload_id')
+  @RequireScopes('submissions:read')
+  @ApiOperation({ operationId: 'downloadUpload', summary: 'Download a file a respondent uploaded' })
+  async download(@CurrentPrincipal() p: Principal, @Param('form_id') formId: string, @Param('upload_id') uploadId: string, @Res() reply: Reply) {
+    const { form } = await this.forms.accessible(p, formId, 'view');
+    const upload = await this.uploads.find(form.id, uploadId);
+    if (!upload) throw NotFound('upload', uploadId);
+    reply
+      .header('content-type', upload.mime_type)
+      .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(upload.file_name)}`)
+      .header('x-content-type-options', 'nosniff')
+      .send(Buffer.from(upload.data));
+  }
+}

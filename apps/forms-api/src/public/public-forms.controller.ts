@@ -1,0 +1,79 @@
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { Public } from '@shared/auth';
+import { NotFound } from '@shared/errors';
+import { FormsService, PublishedForms } from '@forms/forms';
+import { SubmissionsService, UploadsService } from '@forms/submissions';
+import { HostedPages } from './hosted-pages';
+
+interface Reply {
+  status(code: number): Reply;
+  header(name: string, value: string): Reply;
+  send(payload: string): void;
+}
+
+/** What respondents reach without a key: the hosted form page, its script, uploads and submissions. */
+@ApiExcludeController()
+@Public()
+@Controller()
+export class PublicFormsController {
+  constructor(
+    private readonly published: PublishedForms,
+    private readonly pages: HostedPages,
+    private readonly forms: FormsService,
+    private readonly submissions: SubmissionsService,
+    private readonly uploads: UploadsService,
+  ) {}
+
+  @Get('f/assets/:file')
+  async script(@Param('file') file: string, @Res() reply: Reply) {
+    const script = await this.pages.script();
+    if (file !== script.fileName) throw NotFound('asset', file);
+    reply.header('content-type', 'text/javascript; charset=utf-8').header('cache-control', 'public, max-age=31536000, immutable').header('etag', script.etag).send(script.body);
+  }
+
+  @Get('f/:public_id')
+  async page(@Param('public_id') publicId: string, @Res() reply: Reply) {
+    const form = await this.published.byPublicId(publicId);
+    const page = await this.pages.render(form);
+    reply
+      .status(page.status)
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('content-security-policy', page.csp)
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'strict-origin-when-cross-origin')
+      .header('cache-control', 'no-cache')
+      .send(page.html);
+  }
+
+  @Post('api/public/forms/:public_id/submissions')
+  @HttpCode(201)
+  async submit(@Param('public_id') publicId: string, @Body() body: unknown) {
+    const form = await this.published.byPublicId(publicId);
+    if (!form) throw NotFound('form', publicId);
+    return this.submissions.submit(form, body, 'hosted_form');
+  }
+
+  @Post('api/public/forms/:public_id/uploads')
+  @HttpCode(201)
+  async upload(
+    @Param('public_id') publicId: string,
+    @Body() body: unknown,
+    @Headers('x-file-name') fileName: string | undefined,
+    @Headers('x-file-type') fileType: string | undefined,
+  ) {
+    const form = await this.published.byPublicId(publicId);
+    if (!form) throw NotFound('form', publicId);
+    const data = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
+    const mimeType = /^[\w.+-]+\/[\w.+-]+$/.test(fileType ?? '') ? (fileType as string) : 'application/octet-stream';
+    return this.uploads.upload(form, { fileName: safeDecode(fileName ?? ''), mimeType, data }, (id) => this.forms.absoluteUrl(`/api/v1/forms/${form.formId}/uploads/${id}`));
+  }
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}

@@ -1,0 +1,49 @@
+import { InvalidRequest } from '@shared/errors';
+import type { RevisionGuard } from './forms.service';
+
+/** A free-form edit body (step or field properties) with the control members taken out and checked. */
+export interface EditBody {
+  guard: RevisionGuard;
+  /** From `position` or its alias `index`. */
+  position?: number;
+  properties: Record<string, unknown>;
+}
+
+const CONTROL = new Set(['draft_revision', 'force', 'position', 'index']);
+
+export function splitEditBody(body: unknown, { positioned }: { positioned: boolean }): EditBody {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw InvalidRequest('validation_failed', 'The body must be a JSON object.', 'body');
+  const raw = body as Record<string, unknown>;
+  const guard: RevisionGuard = {};
+  if (raw.draft_revision !== undefined) guard.draft_revision = nonNegativeInteger(raw.draft_revision, 'draft_revision');
+  if (raw.force !== undefined) {
+    if (typeof raw.force !== 'boolean') throw InvalidRequest('validation_failed', 'force must be a boolean.', 'force');
+    guard.force = raw.force;
+  }
+  let position: number | undefined;
+  if (positioned) {
+    if (raw.position !== undefined && raw.index !== undefined && raw.position !== raw.index) {
+      throw InvalidRequest('validation_failed', 'Send position or index, not both.', 'index');
+    }
+    const given = raw.position !== undefined ? 'position' : raw.index !== undefined ? 'index' : undefined;
+    if (given) position = nonNegativeInteger(raw[given], given);
+  }
+  const properties = Object.fromEntries(Object.entries(raw).filter(([key]) => !CONTROL.has(key) || (!positioned && (key === 'position' || key === 'index'))));
+  return { guard, position, properties };
+}
+
+/** `draft_revision` / `force` from a query string (DELETE requests carry no body). */
+export function guardFromQuery(query: Record<string, unknown>): RevisionGuard {
+  const guard: RevisionGuard = {};
+  if (query.draft_revision !== undefined) guard.draft_revision = nonNegativeInteger(Number(query.draft_revision), 'draft_revision');
+  if (query.force !== undefined) {
+    if (query.force !== 'true' && query.force !== 'false') throw InvalidRequest('validation_failed', 'force must be true or false.', 'force');
+    guard.force = query.force === 'true';
+  }
+  return guard;
+}
+
+function nonNegativeInteger(value: unknown, field: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw InvalidRequest('validation_failed', `${field} must be a non-negative integer.`, field);
+  return value;
+}

@@ -1,0 +1,110 @@
+import { Injectable } from '@nestjs/common';
+import { FormsPrisma, Prisma } from '@forms/data-access';
+import type { Form, FormVersion } from '@forms/data-access';
+import type { DraftSchema } from '@forms/draft-schema';
+import type { WorkspaceRole } from './workspace-access';
+
+export type FormRow = Form;
+
+export interface FormWithAccess {
+  form: FormRow;
+  /** The caller's role in the form's workspace; null when the caller is not a member. */
+  role: WorkspaceRole | null;
+  plan: 'free' | 'pro' | 'business';
+}
+
+export interface DraftWrite {
+  title: string;
+  slug: string | null;
+  draft_schema: DraftSchema;
+  at: Date;
+}
+
+const asJson = (schema: DraftSchema) => schema as unknown as Prisma.InputJsonValue;
+
+/** Forms and their published versions. The only place the forms domain talks to Prisma. */
+@Injectable()
+export class FormsRepository {
+  constructor(private readonly prisma: FormsPrisma) {}
+
+  async findWithAccess(ownerId: string, formId: string): Promise<FormWithAccess | null> {
+    const form = await this.prisma.form.findUnique({
+      where: { id: formId },
+      include: { workspace: { select: { plan: true, memberships: { where: { owner_id: ownerId }, select: { role: true } } } } },
+    });
+    if (!form) return null;
+    const { workspace, ...row } = form;
+    return { form: row, role: workspace.memberships[0]?.role ?? null, plan: workspace.plan };
+  }
+
+  create(row: { id: string; workspace_id: string; public_id: string } & DraftWrite): Promise<FormRow> {
+    return this.prisma.form.create({
+      data: {
+        id: row.id,
+        workspace_id: row.workspace_id,
+        public_id: row.public_id,
+        title: row.title,
+        slug: row.slug,
+        draft_schema: asJson(row.draft_schema),
+        draft_updated_at: row.at,
+        created_at: row.at,
+        updated_at: row.at,
+      },
+    });
+  }
+
+  list(ownerId: string, workspaceId: string | undefined, limit: number): Promise<FormRow[]> {
+    return this.prisma.form.findMany({
+      where: { workspace: { memberships: { some: { owner_id: ownerId } } }, ...(workspaceId ? { workspace_id: workspaceId } : {}) },
+      orderBy: [{ updated_at: 'desc' }, { created_at: 'desc' }, { id: 'desc' }],
+      take: limit,
+    });
+  }
+
+  /** Compare-and-set on the revision: writes only when the stored revision is still `expectedRevision`. */
+  async writeDraft(formId: string, expectedRevision: number, write: DraftWrite): Promise<FormRow | null> {
+    const rows = await this.prisma.form.updateManyAndReturn({
+      where: { id: formId, draft_revision: expectedRevision },
+      data: {
+        title: write.title,
+        slug: write.slug,
+        draft_schema: asJson(write.draft_schema),
+        draft_revision: { increment: 1 },
+        draft_updated_at: write.at,
+        updated_at: write.at,
+      },
+    });
+    return rows[0] ?? null;
+  }
+
+  /** Stores the next immutable version and points the form at it, unless the draft moved meanwhile. */
+  async publish(form: FormRow, schema: DraftSchema, at: Date): Promise<FormRow | null> {
+    return this.prisma.$transaction(async (tx) => {
+      const version = form.published_version + 1;
+      const { count } = await tx.form.updateMany({
+        where: { id: form.id, draft_revision: form.draft_revision, published_version: form.published_version },
+        data: { published_version: version, published_at: at, updated_at: at, status: form.status === 'closed' ? 'closed' : 'published' },
+      });
+      if (count === 0) return null;
+      await tx.formVersion.create({ data: { form_id: form.id, version, schema: asJson(schema), published_at: at } });
+      return tx.form.findUniqueOrThrow({ where: { id: form.id } });
+    });
+  }
+
+  setStatus(formId: string, status: 'published' | 'closed', at: Date): Promise<FormRow> {
+    return this.prisma.form.update({ where: { id: formId }, data: { status, updated_at: at } });
+  }
+
+  async version(formId: string, version: number): Promise<FormVersion | null> {
+    if (version < 1) return null;
+    return this.prisma.formVersion.findUnique({ where: { form_id_version: { form_id: formId, version } } });
+  }
+
+  async delete(formId: string): Promise<void> {
+    await this.prisma.form.delete({ where: { id: formId } });
+  }
+
+  slugTaken(error: unknown): boolean {
+    return error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002' && JSON.stringify(error.meta ?? {}).includes('slug');
+  }
+}

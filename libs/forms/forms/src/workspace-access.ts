@@ -1,0 +1,68 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { FormsPrisma } from '@forms/data-access';
+import { APP_CONFIG, AppConfig } from '@shared/config';
+import { DomainError } from '@shared/errors';
+
+export type WorkspaceRole = 'owner' | 'editor' | 'viewer';
+
+/** What each workspace role may do; a key's scopes are checked separately (both must allow). */
+export const ROLE_PERMISSIONS = {
+  view: ['owner', 'editor', 'viewer'],
+  edit: ['owner', 'editor'],
+} as const satisfies Record<string, readonly WorkspaceRole[]>;
+
+export type Permission = keyof typeof ROLE_PERMISSIONS;
+
+export function assertRoleAllows(role: WorkspaceRole, permission: Permission): void {
+  if ((ROLE_PERMISSIONS[permission] as readonly WorkspaceRole[]).includes(role)) return;
+  throw new DomainError('permission_error', 'insufficient_role', `Your ${role} role in this workspace does not allow this; an owner or editor role is needed.`, undefined, {
+    role,
+    required_roles: [...ROLE_PERMISSIONS[permission]],
+  });
+}
+
+export interface WorkspaceMembership {
+  workspace_id: string;
+  name: string;
+  plan: 'free' | 'pro' | 'business';
+  role: WorkspaceRole;
+}
+
+/**
+ * Reads the key owner's live workspace memberships; every forms request is checked against them. Reads are cached
+ * for AUTH_CACHE_TTL_MS like verified keys, so a role change takes effect within that time.
+ */
+@Injectable()
+export class WorkspaceAccess {
+  private readonly cache = new Map<string, { value: Promise<WorkspaceMembership[]>; expires: number }>();
+
+  constructor(
+    private readonly prisma: FormsPrisma,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  memberships(ownerId: string): Promise<WorkspaceMembership[]> {
+    const ttl = this.config.authCacheTtlMs;
+    if (ttl <= 0) return this.load(ownerId);
+    const cached = this.cache.get(ownerId);
+    if (cached && cached.expires > Date.now()) return cached.value;
+    if (this.cache.size >= 10_000) this.cache.clear();
+    const value = this.load(ownerId);
+    this.cache.set(ownerId, { value, expires: Date.now() + ttl });
+    value.catch(() => this.cache.delete(ownerId));
+    return value;
+  }
+
+  private async load(ownerId: string): Promise<WorkspaceMembership[]> {
+    const rows = await this.prisma.membership.findMany({
+      where: { owner_id: ownerId },
+      include: { workspace: { select: { name: true, plan: true } } },
+      orderBy: { created_at: 'asc' },
+    });
+    return rows.map((m) => ({ workspace_id: m.workspace_id, name: m.workspace.name, plan: m.workspace.plan, role: m.role }));
+  }
+
+  async membership(ownerId: string, workspaceId: string): Promise<WorkspaceMembership | null> {
+    return (await this.memberships(ownerId)).find((m) => m.workspace_id === workspaceId) ?? null;
+  }
+}

@@ -1,0 +1,42 @@
+import { InvalidRequest } from '@shared/errors';
+
+/** A submission body, either the plain field-value map or the wrapper form. */
+export interface SubmissionInput {
+  values: Record<string, unknown>;
+  hiddenValues: Record<string, unknown>;
+  /** Prefix of answer paths in error details: `values.` for the wrapper, empty for a plain map. */
+  valuesPath: string;
+  completedStepIds: string[] | null;
+  analyticsSessionId: string | null;
+  marketingTrackingAllowed: boolean | null;
+  viewerCountry: string | null;
+}
+
+const WRAPPER_KEYS = new Set(['values', 'hiddenValues', 'completedStepIds', 'analyticsSessionId', 'marketingTrackingAllowed', 'viewerCountry']);
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The wrapper is recognised by a `values` object with nothing but wrapper keys beside it. */
+export function readSubmissionInput(body: unknown): SubmissionInput {
+  if (!isObject(body)) throw InvalidRequest('validation_failed', 'The body must be a JSON object.', 'body');
+  const wrapped = isObject(body.values) && Object.keys(body).every((key) => WRAPPER_KEYS.has(key));
+  if (!wrapped) {
+    return { values: body, hiddenValues: {}, valuesPath: '', completedStepIds: null, analyticsSessionId: null, marketingTrackingAllowed: null, viewerCountry: null };
+  }
+  return {
+    values: body.values as Record<string, unknown>,
+    hiddenValues: optional(body, 'hiddenValues', isObject, 'an object') ?? {},
+    valuesPath: 'values.',
+    completedStepIds: optional(body, 'completedStepIds', (v): v is string[] => Array.isArray(v) && v.length <= 200 && v.every((s) => typeof s === 'string'), 'an array of step ids') ?? null,
+    analyticsSessionId: optional(body, 'analyticsSessionId', (v): v is string => typeof v === 'string' && v.length > 0 && v.length <= 128, 'a string of 1 to 128 characters') ?? null,
+    marketingTrackingAllowed: optional(body, 'marketingTrackingAllowed', (v): v is boolean => typeof v === 'boolean', 'a boolean') ?? null,
+    viewerCountry: optional(body, 'viewerCountry', (v): v is string => typeof v === 'string' && /^[A-Za-z]{2}$/.test(v), 'a two-letter country code')?.toUpperCase() ?? null,
+  };
+}
+
+function optional<T>(body: Record<string, unknown>, key: string, accept: (value: unknown) => value is T, expected: string): T | undefined {
+  const value = body[key];
+  if (value === undefined || value === null) return undefined;
+  if (!accept(value)) throw InvalidRequest('validation_failed', `${key} must be ${expected}.`, key);
+  return value;
+}

@@ -1,0 +1,68 @@
+import { Injectable } from '@nestjs/common';
+import { FormsPrisma } from '@forms/data-access';
+import type { SubmissionRecord } from './submission-record';
+
+export interface NewSubmission {
+  id: string;
+  formId: string;
+  publishedVersion: number;
+  dedupeKey: string | null;
+  record: SubmissionRecord;
+  createdAt: Date;
+}
+
+/** Submissions and uploads. The only place this domain talks to Prisma. */
+@Injectable()
+export class SubmissionsRepository {
+  constructor(private readonly prisma: FormsPrisma) {}
+
+  /**
+   * Stores the submission and counts it on the form in one statement. Returns false when the dedupe key was
+   * already used for this form (nothing is written then).
+   */
+  async insert(row: NewSubmission): Promise<boolean> {
+    const [{ inserted }] = await this.prisma.$queryRaw<{ inserted: number }[]>`
+      WITH ins AS (
+        INSERT INTO form_submissions (id, form_id, published_version, dedupe_key, record, created_at)
+        VALUES (${row.id}, ${row.formId}, ${row.publishedVersion}, ${row.dedupeKey}, ${JSON.stringify(row.record)}::jsonb, ${row.createdAt})
+        ON CONFLICT (form_id, dedupe_key) DO NOTHING
+        RETURNING form_id
+      ), counted AS (
+        UPDATE forms SET responses_count = responses_count + 1 FROM ins WHERE forms.id = ins.form_id RETURNING 1
+      )
+      SELECT count(*)::int AS inserted FROM ins`;
+    return inserted === 1;
+  }
+
+  async list(formId: string, after: Date | undefined, limit: number): Promise<SubmissionRecord[]> {
+    const rows = await this.prisma.formSubmission.findMany({
+      where: { form_id: formId, ...(after ? { created_at: { gt: after } } : {}) },
+      orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
+      take: limit,
+      select: { record: true },
+    });
+    return rows.map((row) => row.record as unknown as SubmissionRecord);
+  }
+
+  async get(formId: string, submissionId: string): Promise<SubmissionRecord | null> {
+    const row = await this.prisma.formSubmission.findFirst({ where: { id: submissionId, form_id: formId }, select: { record: true } });
+    return (row?.record as unknown as SubmissionRecord) ?? null;
+  }
+
+  async createUpload(upload: { id: string; formId: string; fileName: string; mimeType: string; data: Buffer }): Promise<void> {
+    await this.prisma.formUpload.create({
+      data: { id: upload.id, form_id: upload.formId, file_name: upload.fileName, mime_type: upload.mimeType, size: upload.data.length, data: new Uint8Array(upload.data) },
+    });
+  }
+
+  findUpload(formId: string, uploadId: string) {
+    return this.prisma.formUpload.findFirst({ where: { id: uploadId, form_id: formId } });
+  }
+
+  async uploadIdsOf(formId: string, ids: string[]): Promise<Set<string>> {
+    if (!ids.length) return new Set();
+    const rows = await this.prisma.formUpload.findMany({ where: { form_id: formId, id: { in: ids } }, select: { id: true } });
+    return new Set(rows.map((row) => row.id));
+  }
+}
+

@@ -1,0 +1,152 @@
+import { Injectable } from '@nestjs/common';
+import { AnswerValue, answerToText, coerceAnswer, DraftSchema, Field, HiddenField, UploadedFile } from '@forms/draft-schema';
+import { PublishedForm } from '@forms/forms';
+import { missingRequired, paymentAmount, walk } from '@forms/runtime';
+import { Clock, IdGenerator } from '@shared/core';
+import { Conflict, DomainError, InvalidRequest } from '@shared/errors';
+import { readSubmissionInput, SubmissionInput } from './submission-input';
+import { SubmissionRecord, SubmissionResult } from './submission-record';
+import { SubmissionsRepository } from './submissions.repository';
+
+export type SubmissionSource = 'api' | 'hosted_form';
+
+interface Answered {
+  answers: Record<string, AnswerValue>;
+  hidden: Record<string, string | number>;
+}
+
+/** Validates submissions against a form's published snapshot and stores them. */
+@Injectable()
+export class SubmissionsService {
+  constructor(
+    private readonly repository: SubmissionsRepository,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+  ) {}
+
+  async submit(form: PublishedForm, body: unknown, source: SubmissionSource): Promise<SubmissionResult> {
+    const schema = acceptingSchema(form);
+    const input = readSubmissionInput(body);
+    const { answers, hidden } = this.readAnswers(schema, input);
+    const path = walk(schema, answers, hidden);
+    const missing = missingRequired(schema, path.visitedStepIds, answers);
+    if (missing.length) {
+      const issues = missing.map((fieldId) => ({ path: `${input.valuesPath}${fieldId}`, code: 'answer_required', message: 'This question needs an answer.' }));
+      throw new DomainError('invalid_request', 'answer_required', `${issues[0].path}: an answer is required.`, { field: issues[0].path, reason: 'answer_required' }, { issues });
+    }
+    await this.checkUploads(form.formId, schema, answers, input.valuesPath);
+
+    const visited = new Set(path.visitedStepIds);
+    const fields = schema.steps.flatMap((step) => step.fields.map((field) => ({ step, field })));
+    const kept = fields.filter(({ step, field }) => answers[field.id] !== undefined && (visited.has(step.id) || field.type === 'hidden'));
+    const createdAt = this.clock.now();
+    const record: SubmissionRecord = {
+      event: 'form.submitted',
+      eventId: this.ids.newId('evt'),
+      form: { id: form.formId, workspaceId: form.workspaceId, title: form.title, publicId: form.publicId, publishedVersion: form.version },
+      submission: {
+        id: this.ids.newId('sbm'),
+        createdAt: createdAt.toISOString(),
+        status: 'completed',
+        completedStepIds: path.visitedStepIds,
+        thankYouScreenId: path.endingScreen.id,
+        redirectTo: path.redirectTo,
+        variables: path.variables,
+        quiz: path.quiz,
+        payments: fields
+          .filter(({ step, field }) => field.type === 'payment' && visited.has(step.id))
+          .map(({ field }) => field.type === 'payment' && { fieldId: field.id, amount: paymentAmount(field, path.state, answers), currency: field.currency, status: 'unpaid' as const })
+          .filter((payment) => payment !== false),
+      },
+      answers: kept.map(({ field }) => ({ fieldId: field.id, label: field.label, type: field.type, value: answers[field.id], text: answerToText(field, answers[field.id]) })),
+      fields: fields
+        .filter(({ field }) => field.type !== 'statement')
+        .map(({ step, field }) => ({ id: field.id, stepId: step.id, label: field.label, type: field.type, required: field.required })),
+      meta: {
+        source,
+        analyticsSessionId: input.analyticsSessionId,
+        marketingTrackingAllowed: input.marketingTrackingAllowed,
+        viewerCountry: input.viewerCountry,
+        clientCompletedStepIds: input.completedStepIds,
+        hiddenValues: hidden,
+      },
+      answersByFieldId: Object.fromEntries(kept.map(({ field }) => [field.id, answers[field.id]])),
+    };
+    const stored = await this.repository.insert({
+      id: record.submission.id,
+      formId: form.formId,
+      publishedVersion: form.version,
+      dedupeKey: input.analyticsSessionId,
+      record,
+      createdAt,
+    });
+    if (!stored) {
+      throw Conflict('duplicate_submission', 'A submission for this analytics session was already recorded for this form.', { field: 'analyticsSessionId' });
+    }
+    return {
+      submission: { ...record.submission, formId: form.formId },
+      thank_you: path.endingScreen,
+      ...(path.redirectTo ? { redirect_to: path.redirectTo } : {}),
+    };
+  }
+
+  list(formId: string, query: { after?: Date; limit: number }): Promise<SubmissionRecord[]> {
+    return this.repository.list(formId, query.after, query.limit);
+  }
+
+  get(formId: string, submissionId: string): Promise<SubmissionRecord | null> {
+    return this.repository.get(formId, submissionId);
+  }
+
+  /** Coerces every answer; hidden fields may be sent in `hiddenValues` by name or among the values by id. */
+  private readAnswers(schema: DraftSchema, input: SubmissionInput): Answered {
+    const fields = new Map<string, Field>(schema.steps.flatMap((step) => step.fields.map((field) => [field.id, field] as const)));
+    const hiddenByName = new Map<string, HiddenField>();
+    for (const field of fields.values()) if (field.type === 'hidden') hiddenByName.set(field.name, field);
+
+    const answers: Record<string, AnswerValue> = {};
+    const hidden: Record<string, string | number> = {};
+    const accept = (field: Field, raw: unknown, path: string) => {
+      const result = coerceAnswer(field, raw);
+      if (!result.ok) throw new DomainError('invalid_request', result.code, `${path}: ${result.message}`, { field: path, reason: result.code });
+      if (result.value === undefined) return;
+      answers[field.id] = result.value;
+      if (field.type === 'hidden') hidden[field.name] = result.value as string | number;
+    };
+    for (const [key, raw] of Object.entries(input.values)) {
+      const field = fields.get(key);
+      if (!field) throw InvalidRequest('unknown_field', `${input.valuesPath}${key} is not a field of the published form.`, `${input.valuesPath}${key}`);
+      accept(field, raw, `${input.valuesPath}${key}`);
+    }
+    for (const [name, raw] of Object.entries(input.hiddenValues)) {
+      const field = hiddenByName.get(name);
+      if (!field) throw InvalidRequest('unknown_hidden_value', `hiddenValues.${name} is not a hidden field of the published form.`, `hiddenValues.${name}`);
+      accept(field, raw, `hiddenValues.${name}`);
+    }
+    return { answers, hidden };
+  }
+
+  /** A file answer must point at an upload made for this form. */
+  private async checkUploads(formId: string, schema: DraftSchema, answers: Record<string, AnswerValue>, valuesPath: string): Promise<void> {
+    const fileFields = schema.steps.flatMap((step) => step.fields).filter((field) => field.type === 'file_upload' && answers[field.id] !== undefined);
+    const wanted = fileFields.flatMap((field) => (answers[field.id] as UploadedFile[]).map((file) => file.id));
+    if (!wanted.length) return;
+    const known = await this.repository.uploadIdsOf(formId, wanted);
+    for (const field of fileFields) {
+      const index = (answers[field.id] as UploadedFile[]).findIndex((file) => !known.has(file.id));
+      if (index >= 0) {
+        const path = `${valuesPath}${field.id}[${index}].id`;
+        throw InvalidRequest('unknown_upload', `${path} is not a file uploaded to this form.`, path);
+      }
+    }
+  }
+}
+
+/** The published snapshot, if the form takes submissions: 403 for a never-published or closed form. */
+function acceptingSchema(form: PublishedForm): DraftSchema {
+  if (!form.schema || form.status === 'draft') {
+    throw new DomainError('permission_error', 'form_not_published', 'This form is not published, so it does not accept submissions.');
+  }
+  if (form.status === 'closed') throw new DomainError('permission_error', 'form_closed', 'This form is closed and no longer accepts submissions.');
+  return form.schema;
+}
