@@ -13,14 +13,14 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { bin, install, log, root, run, toolEnv } from './lib/env.mjs';
 
-/** What the benchmarks run: their own package (and its libs) and the app they load-test. */
-const PROJECTS = ['@tools/bench', '@apps/email-api'];
+/** What the benchmarks run: their own package (and its libs) and the apps they load-test. */
+const PROJECTS = ['@tools/bench', '@apps/email-api', '@apps/forms-api'];
 
 function build() {
   const started = performance.now();
   if (!existsSync(bin('nx'))) install();
   // Generated Prisma clients are not committed; quick, and Nx's cache still hits when nothing changed.
-  run(process.execPath, ['scripts/db.mjs', 'generate', '--service', 'email'], { quiet: true });
+  for (const service of ['email', 'forms']) run(process.execPath, ['scripts/db.mjs', 'generate', '--service', service], { quiet: true });
   run(bin('nx'), ['run-many', '-t', 'build', `--projects=${PROJECTS.join(',')}`, '--outputStyle=static', '--verbose=false'], { quiet: true });
   log(`[bench] build: ok in ${((performance.now() - started) / 1000).toFixed(1)}s`);
 }

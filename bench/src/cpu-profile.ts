@@ -107,7 +107,8 @@ export function packageOf(frame: CallFrame): string {
     return rest[0].startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0];
   }
   const relative = path.relative(REPO_ROOT, file);
-  if (relative.startsWith('libs/email/data-access/') && relative.includes('/generated/')) return 'libs/email/data-access (generated client)';
+  const generated = /^libs\/(email|forms)\/data-access\/(?:.*\/)?generated\//.exec(relative);
+  if (generated) return `libs/${generated[1]}/data-access (generated client)`;
   const project = /^(libs\/(?:email\/|forms\/)?[^/]+|apps\/[^/]+|bench)\//.exec(relative);
   return project ? project[1] : relative;
 }

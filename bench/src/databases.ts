@@ -39,21 +39,27 @@ export async function withClient<T>(url: string, run: (client: Client) => Promis
   }
 }
 
-/** Applies the email migrations with the repo's own tool (idempotent: a migrated database is left as is). */
-export function migrateEmailDatabase(url: string): Promise<void> {
+/** The services whose databases `scripts/db.mjs` migrates. */
+export type DatabaseService = 'email' | 'forms';
+
+/** Applies a service's migrations with the repo's own tool (idempotent: a migrated database is left as is). */
+export function migrateDatabase(url: string, service: DatabaseService): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'scripts/db.mjs'), 'migrate', '--service', 'email', '--url', url], {
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'scripts/db.mjs'), 'migrate', '--service', service, '--url', url], {
       cwd: REPO_ROOT,
       // Its report goes to our stderr: stdout is for results only.
       stdio: ['ignore', process.stderr, process.stderr],
     });
     child.on('error', reject);
-    child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`migration of ${redactUrl(url)} failed (${signal ?? `exit ${code}`})`))));
+    child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`${service} migration of ${redactUrl(url)} failed (${signal ?? `exit ${code}`})`))));
   });
 }
 
-/** Creates (if missing) and migrates the bench database; `created` says whether this call made it. */
-export async function ensureBenchDatabase(name = BENCH_DATABASE): Promise<{ url: string; created: boolean }> {
+/**
+ * Creates (if missing) and migrates a bench database for `service` (email unless told); `created` says
+ * whether this call made it.
+ */
+export async function ensureBenchDatabase(name = BENCH_DATABASE, service: DatabaseService = 'email'): Promise<{ url: string; created: boolean }> {
   const created = await withClient(benchDatabaseUrl('postgres'), async (admin) => {
     const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (rowCount) return false;
@@ -61,8 +67,8 @@ export async function ensureBenchDatabase(name = BENCH_DATABASE): Promise<{ url:
     return true;
   });
   const url = benchDatabaseUrl(name);
-  log(`${created ? 'created' : 'using existing'} database ${name}`);
-  await migrateEmailDatabase(url);
+  log(`${created ? 'created' : 'using existing'} ${service} database ${name}`);
+  await migrateDatabase(url, service);
   return { url, created };
 }
 

@@ -3,6 +3,8 @@ import { authOverheadBenchmark } from './auth-overhead';
 import { Benchmark, installSignalHandlers, log, UsageError } from './cli';
 import { cpuProfileUtility } from './cpu-profile';
 import { dropDbUtility } from './drop-db';
+import { formsHostedPageBenchmark } from './forms-hosted-page';
+import { formsSubmissionBenchmark } from './forms-submission';
 import { httpPlatformBenchmark } from './http-platform';
 import { seedBenchmark } from './seed';
 import { subscribersListBenchmark } from './subscribers-list';
@@ -18,6 +20,8 @@ export const BENCHMARKS: Benchmark[] = [
   subscribersListBenchmark,
   subscribersUpsertBenchmark,
   authOverheadBenchmark,
+  formsHostedPageBenchmark,
+  formsSubmissionBenchmark,
   dropDbUtility,
   cpuProfileUtility,
 ];

@@ -18,6 +18,8 @@ export interface GeneratedRequest {
   headers?: Record<string, string>;
   body?: string;
   setupRequest?: (request: GeneratedRequest) => GeneratedRequest;
+  /** Called with each answer to this request and its body (autocannon collects the body anyway). */
+  onResponse?: (status: number, body: string) => void;
 }
 
 interface AutocannonResult {
@@ -72,8 +74,8 @@ export interface MeasureOptions {
   beforeMeasure?: () => void | Promise<void>;
   /** Called right after the measured run (e.g. stop the profile). */
   afterMeasure?: () => void | Promise<void>;
-  /** Every answer, warm-up included (status code). */
-  onResponse?: (statusCode: number, measured: boolean) => void;
+  /** Every answer, warm-up included (status code; bytes received for it, headers included). */
+  onResponse?: (statusCode: number, measured: boolean, bytes: number) => void;
 }
 
 export interface Measurement {
@@ -176,7 +178,7 @@ export async function measure(options: MeasureOptions): Promise<Measurement> {
   ) as unknown as AutocannonOptions;
   if (options.warmup > 0) {
     const warm = autocannon({ ...base, duration: options.warmup });
-    if (options.onResponse) warm.on('response', (_c, status) => options.onResponse!(status, false));
+    if (options.onResponse) warm.on('response', (_c, status, bytes) => options.onResponse!(status, false, bytes));
     await warm;
   }
 
@@ -190,9 +192,9 @@ export async function measure(options: MeasureOptions): Promise<Measurement> {
   const sampler = options.sampleBackends && options.databaseUrl ? await sampleBackends(options.databaseUrl) : undefined;
   const latencies = new LatencySamples();
   const instance = autocannon(base);
-  instance.on('response', (_client, status, _bytes, ms) => {
+  instance.on('response', (_client, status, bytes, ms) => {
     latencies.add(ms);
-    options.onResponse?.(status, true);
+    options.onResponse?.(status, true, bytes);
   });
   const result = await instance;
 

@@ -3,6 +3,7 @@ import { AuthModule } from '@shared/auth';
 import { ConfigModule } from '@shared/config';
 import { CoreModule } from '@shared/core';
 import { HealthController, readinessChecksProvider } from '@shared/observability';
+import { RateLimitGuard } from '@shared/rate-limit';
 import { RedisModule } from '@shared/redis';
 import { FormsDataAccessModule, FormsPrisma } from '@forms/data-access';
 import { FormsAccountsModule, FormsCredentialVerifier } from '@forms/accounts';
@@ -24,7 +25,7 @@ export const FORMS_API_PORT = 3100;
     CoreModule,
     RedisModule,
     FormsDataAccessModule,
-    AuthModule.forRoot({ imports: [FormsAccountsModule], verifier: FormsCredentialVerifier }),
+    AuthModule.forRoot({ imports: [FormsAccountsModule], verifier: FormsCredentialVerifier, after: [RateLimitGuard] }),
     FormsModule,
     SubmissionsModule,
   ],

@@ -1,1 +1,15 @@
 export * from './model';
+export type { DraftIssue, DraftResult, IdSource } from './issues';
+export { parseDraftSchema } from './validate';
+export { parseTarget } from './targets';
+export { validateForPublish, draftValidationReport, type PublishContext } from './publish';
+export { DEFAULT_THEME, DEFAULT_THANK_YOU_SCREEN, FIELD_DEFAULTS, DEFAULT_MAX_LENGTH } from './defaults';
+export { LIMITS } from './limits';
+export { FIELD_CATALOGUE, COMMON_FIELD_PROPERTIES, type FieldTypeDoc, type PropertyDoc } from './catalogue';
+export { coerceAnswer, isAnswered, answerToText, type CoerceResult } from './answers';
+export { COUNTRY_CALLING_CODES } from './phone';
+export { DraftEditError } from './edit/errors';
+export { addStep, updateStep, deleteStep, reorderSteps, moveStep, stepPositions, type Position } from './edit/steps';
+export { addField, updateField, deleteField, reorderFields, moveField, fieldPositions, findField } from './edit/fields';
+export { setStepLogic, getStepLogic } from './edit/logic';
+export { mergeTheme } from './edit/theme';

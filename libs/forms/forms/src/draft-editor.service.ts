@@ -59,7 +59,7 @@ export class DraftEditor {
 
   updateField(p: Principal, formId: string, fieldId: string, patch: Record<string, unknown>, guard: RevisionGuard) {
     return this.write(p, formId, guard, (schema) => {
-      const { schema: next, field } = updateField(schema, fieldId, patch);
+      const { schema: next, field } = updateField(schema, fieldId, patch, this.forms.ids);
       return { schema: next, result: { field } as { field: Field } };
     });
   }

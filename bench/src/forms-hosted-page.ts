@@ -1,0 +1,135 @@
+import { Benchmark, emit, intOption, log, onInterrupt, parseOptions, round } from './cli';
+import { describeSummary, profiled, ProfileSwitch, readProfile, summarizeProfile } from './cpu-profile';
+import { dropBenchDatabase, ensureBenchDatabase, redactUrl } from './databases';
+import { BENCH_FORM_FIELD_COUNT, BENCH_FORM_LABELS, BENCH_FORM_STEP_COUNT, BENCH_FORM_TITLE, createFormsAccount, createPublishedBenchForm } from './forms-fixtures';
+import { measure } from './measure';
+import { appEntry, freePort, processRssMb, RunningApp, startApp } from './server';
+
+const DATABASE = 'pl_bench_forms_hosted_page';
+const GOAL_REQ_PER_S = 2000;
+
+const USAGE = `forms-hosted-page [--connections 32] [--duration 10] [--warmup 3] [--database-url URL] [--keep-db]
+       [--cpu-prof-dir DIR] [--cpu-prof-interval-us 250]
+  GET /f/{public_id}, the hosted page of a published form (3 steps, 10 fields), against the built
+  forms-api (child process, NODE_ENV=production, LOG_LEVEL=silent, RATE_LIMIT_REQUESTS=0). The account is
+  created with AccountsService, the form through the API. Before the load, the page must answer 200 HTML
+  holding the title and every field label, and its script must answer 200.
+  --database-url  a migrated forms database (default: ${DATABASE}, created, migrated and dropped
+                  afterwards unless --keep-db); each run uses an account of its own
+  --cpu-prof-dir  profile the app during the measured phase and print where the time went`;
+
+async function run(args: string[]): Promise<void> {
+  const o = parseOptions(args, {
+    connections: { type: 'string' },
+    duration: { type: 'string' },
+    warmup: { type: 'string' },
+    'database-url': { type: 'string' },
+    'keep-db': { type: 'boolean' },
+    'cpu-prof-dir': { type: 'string' },
+    'cpu-prof-interval-us': { type: 'string' },
+  });
+  const connections = intOption(o.connections, 'connections', 32, 1, 10_000);
+  const duration = intOption(o.duration, 'duration', 10, 1, 600);
+  const warmup = intOption(o.warmup, 'warmup', 3, 0, 600);
+  const intervalUs = intOption(o['cpu-prof-interval-us'], 'cpu-prof-interval-us', 250, 50, 100_000);
+
+  const database = o['database-url'] ? { url: o['database-url'], created: false } : await ensureBenchDatabase(DATABASE, 'forms');
+  const throwAway = database.created && !o['keep-db'];
+  const dropDatabase = async () => {
+    await dropBenchDatabase(DATABASE);
+    log(`forms-hosted-page: dropped ${DATABASE}`);
+  };
+  const forgetDrop = throwAway ? onInterrupt(dropDatabase) : () => {};
+  let app: RunningApp | undefined;
+  try {
+    const account = await createFormsAccount(database.url, `hosted-page-${Date.now().toString(36)}-${process.pid}@bench.example`);
+    log(`forms-hosted-page: account ${account.owner_id}, workspace ${account.workspace_id}`);
+
+    const entry = appEntry('forms-api');
+    const wrap = o['cpu-prof-dir'] ? profiled(entry, o['cpu-prof-dir'], `forms-hosted-page-${Date.now()}`, intervalUs) : undefined;
+    const port = await freePort();
+    app = await startApp(wrap?.entry ?? entry, {
+      port,
+      env: {
+        FORMS_DATABASE_URL: database.url,
+        FORMS_PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+        RATE_LIMIT_REQUESTS: '0',
+        LOG_LEVEL: 'silent',
+        ...(wrap?.env ?? {}),
+      },
+    });
+    const profile = wrap ? new ProfileSwitch(app.pid, wrap.out) : undefined;
+    const baseUrl = app.baseUrl;
+
+    const form = await createPublishedBenchForm(baseUrl, account.api_key);
+    const pagePath = `/f/${form.public_id}`;
+
+    // The page by hand first: a 404 or an error page would otherwise be measured as a fast "page".
+    const probe = await fetch(`${baseUrl}${pagePath}`);
+    const html = await probe.text();
+    if (probe.status !== 200) throw new Error(`GET ${pagePath} answered ${probe.status}, not 200: ${html.slice(0, 300)}`);
+    if (!/^text\/html/.test(probe.headers.get('content-type') ?? '')) throw new Error(`GET ${pagePath} is not HTML (content-type ${probe.headers.get('content-type')})`);
+    const missing = [BENCH_FORM_TITLE, ...BENCH_FORM_LABELS].filter((text) => !html.includes(text));
+    if (missing.length) throw new Error(`GET ${pagePath} lacks ${missing.map((m) => `"${m}"`).join(', ')}: ${html.slice(0, 300)}`);
+    const scriptPath = /<script[^>]+src="(\/f\/assets\/form\.[0-9a-f]+\.js)"/.exec(html)?.[1];
+    if (!scriptPath) throw new Error(`GET ${pagePath} references no /f/assets/form.<hash>.js script`);
+    const script = await fetch(`${baseUrl}${scriptPath}`);
+    const scriptBytes = (await script.arrayBuffer()).byteLength;
+    if (script.status !== 200) throw new Error(`GET ${scriptPath} answered ${script.status}`);
+    const pageBytes = Buffer.byteLength(html);
+    log(`forms-hosted-page: ${pagePath} is ${pageBytes.toLocaleString('en-US')} B of HTML (all ${BENCH_FORM_FIELD_COUNT} labels present), ${scriptPath} ${scriptBytes.toLocaleString('en-US')} B`);
+
+    log(`forms-hosted-page: GET ${pagePath}: ${warmup}s warm-up + ${duration}s at ${connections} connections`);
+    let measuredBytes = 0;
+    let measuredAnswers = 0;
+    const result = await measure({
+      url: `${baseUrl}${pagePath}`,
+      connections,
+      duration,
+      warmup,
+      appPid: app.pid,
+      databaseUrl: database.url,
+      beforeMeasure: () => profile?.start(),
+      onResponse: (_status, measured, bytes) => {
+        if (!measured) return;
+        measuredBytes += bytes;
+        measuredAnswers++;
+      },
+    });
+    const profileFile = await profile?.stop();
+    const responseBytes = measuredAnswers ? Math.round(measuredBytes / measuredAnswers) : 0;
+    emit({
+      bench: 'forms-hosted-page',
+      route: 'GET /f/{public_id}',
+      form: { steps: BENCH_FORM_STEP_COUNT, fields: BENCH_FORM_FIELD_COUNT },
+      connections,
+      duration_s: duration,
+      ...result,
+      page_bytes: pageBytes,
+      response_bytes: responseBytes,
+      throughput_mb_per_s: round((measuredBytes / 1e6) / duration, 1),
+      script_bytes: scriptBytes,
+      [`goal_at_least_${GOAL_REQ_PER_S}_req_per_s`]: result.req_per_s >= GOAL_REQ_PER_S && result.non_2xx === 0,
+      server_rss_mb: processRssMb(app.pid),
+      ...(profileFile ? { cpu_profile: profileFile } : {}),
+    });
+    if (result.non_2xx || result.errors) log(`forms-hosted-page: WARNING ${result.non_2xx} non-2xx answers (${JSON.stringify(result.status_counts)}), ${result.errors} errors`);
+    if (profileFile) {
+      const summary = summarizeProfile(readProfile(profileFile));
+      log(describeSummary('forms-api GET /f/{public_id}', summary));
+      emit({ bench: 'forms-hosted-page', profile_of: 'forms-api GET /f/{public_id}', file: profileFile, ...summary });
+    }
+  } finally {
+    await app?.stop();
+    forgetDrop();
+    if (throwAway) await dropDatabase();
+    else log(`forms-hosted-page: left ${redactUrl(database.url)} in place`);
+  }
+}
+
+export const formsHostedPageBenchmark: Benchmark = {
+  name: 'forms-hosted-page',
+  summary: 'GET /f/{public_id}, the hosted page of a published 10-field, 3-step form; req/s, p50/p99, bytes, app CPU and RSS',
+  usage: USAGE,
+  run,
+};

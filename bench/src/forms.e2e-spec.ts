@@ -1,0 +1,52 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { createTestDatabase, TestDatabase } from '@shared/testing';
+import { captureBenchmarkOutput } from './capture-output';
+import { REPO_ROOT } from './databases';
+import { formsHostedPageBenchmark } from './forms-hosted-page';
+import { formsSubmissionBenchmark } from './forms-submission';
+
+/**
+ * One-second runs of the forms benchmarks against the built forms-api: they verify what they measure
+ * (the page and its labels, the probe submission, the row counts), and print their JSON lines.
+ */
+describe('forms-hosted-page and forms-submission benchmarks', () => {
+  let db: TestDatabase;
+  const { results } = captureBenchmarkOutput();
+
+  beforeAll(async () => {
+    if (!existsSync(path.join(REPO_ROOT, 'apps/forms-api/dist/main.js'))) throw new Error('apps/forms-api is not built: run npm test (it builds first)');
+    db = await createTestDatabase('forms');
+  });
+
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  const args = (...extra: string[]) => ['--database-url', db.url, '--duration', '1', '--warmup', '0', '--connections', '4', ...extra];
+
+  it('forms-hosted-page: every answer is the 200 page; one result line', async () => {
+    await formsHostedPageBenchmark.run(args());
+    const [result, ...rest] = results();
+    expect(rest).toEqual([]);
+    expect(result).toMatchObject({ bench: 'forms-hosted-page', route: 'GET /f/{public_id}', form: { steps: 3, fields: 10 }, non_2xx: 0, errors: 0 });
+    expect(result.status_counts).toEqual({ 200: result.requests });
+    expect(result.requests).toBeGreaterThan(0);
+    expect(result.page_bytes).toBeGreaterThan(1000);
+    expect(result.response_bytes).toBeGreaterThan(result.page_bytes as number);
+    expect(result.app_cpu_us_per_request).toEqual(expect.any(Number));
+    expect(result.server_rss_mb).toEqual(expect.any(Number));
+  }, 60_000);
+
+  it.each(['api', 'public'])('forms-submission --via %s: every answer 201; rows = responses_count = 201 answers (+ cut-off ones)', async (via) => {
+    await formsSubmissionBenchmark.run(args('--via', via));
+    const [result, check, ...rest] = results();
+    expect(rest).toEqual([]);
+    expect(result).toMatchObject({ bench: 'forms-submission', via, non_2xx: 0, errors: 0 });
+    expect(result.status_counts).toEqual({ 201: result.requests });
+    expect(result.latency_p90_ms).toBeGreaterThanOrEqual(result.latency_p50_ms as number);
+    expect(check).toMatchObject({ bench: 'forms-submission', check: 'form_submissions rows = responses_count = 201 answers', consistent: true, rows_equal_responses_count: true });
+    expect(check.answered_rows_found).toBe(check.answers_201_incl_warmup_and_probe);
+    expect(check.answers_201_incl_warmup_and_probe).toBe((result.requests as number) + 1);
+  }, 60_000);
+});

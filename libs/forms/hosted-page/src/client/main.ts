@@ -1,0 +1,211 @@
+/// <reference lib="dom" />
+/*
+ * The hosted form page script: validates each step, routes with @forms/runtime exactly as the server replays the run,
+ * uploads files, submits and shows the ending screen the server picks. Bundled by `hostedFormScript()`.
+ */
+import { DEFAULT_THANK_YOU_SCREEN_ID, coerceAnswer, type DraftSchema, type Field, type FileUploadField, type UploadedFile } from '@forms/draft-schema';
+import { advance, answersOnSteps, createRunState, hasRequiredAnswer, paymentAmount, type Answers, type RunState } from '@forms/runtime';
+import { PAGE_IDS, screenSectionId, stepHeadingId, stepSectionId } from '../ids';
+import { formatMoney } from '../money';
+import { SHARE_NETWORKS } from '../share';
+import { all, byId, focusTarget, setFieldError } from './dom';
+import { moveRankingItem } from './ranking';
+import { setUpSignature } from './signature';
+import { postSubmission, randomId } from './submit';
+import { uploadFiles } from './uploads';
+import { rawValue } from './values';
+
+const NO_ANSWER_FIELDS: Field['type'][] = ['hidden', 'statement', 'payment'];
+
+function start(): void {
+  const schema = JSON.parse(byId(PAGE_IDS.schema).textContent ?? '') as DraftSchema;
+  const form = byId<HTMLFormElement>(PAGE_IDS.form);
+  const buttons = { back: byId(PAGE_IDS.back), next: byId(PAGE_IDS.next), submit: byId<HTMLButtonElement>(PAGE_IDS.submit) };
+  const formError = byId(PAGE_IDS.formError);
+  const containers = new Map(all(form, '[data-field]').map((element) => [element.dataset.field ?? '', element]));
+  const fields = new Map(schema.steps.flatMap((step) => step.fields).map((field) => [field.id, field]));
+  const hiddenValues = queryHiddenValues(schema);
+  const analyticsSessionId = randomId();
+  const answers: Answers = {};
+  const uploads: Record<string, UploadedFile[]> = {};
+  const pendingUploads = new Map<string, Promise<unknown>>();
+  // The steps taken so far (the last is on screen) and the run state on entering each: Back pops both.
+  const visited = [schema.steps[0]?.id ?? ''];
+  const states: RunState[] = [createRunState(schema, hiddenValues)];
+
+  const current = () => visited[visited.length - 1];
+  const stepFields = (stepId: string) => schema.steps.find((step) => step.id === stepId)?.fields ?? [];
+  const transition = () => advance(schema, states[states.length - 1], answers, visited);
+  const announce = (message: string) => (byId(PAGE_IDS.announcer).textContent = message);
+  let busy = false;
+
+  /** Reads the step's controls into `answers`; with `report`, shows messages and focuses the first invalid field. */
+  function collect(stepId: string, report: boolean): boolean {
+    const invalid: HTMLElement[] = [];
+    for (const field of stepFields(stepId)) {
+      const container = containers.get(field.id);
+      if (!container || NO_ANSWER_FIELDS.includes(field.type)) continue;
+      const result = coerceAnswer(field, rawValue(field, container, uploads));
+      if (result.ok && result.value !== undefined) answers[field.id] = result.value;
+      else delete answers[field.id];
+      const message = !result.ok ? result.message : field.required && !hasRequiredAnswer(field, result.value) ? requiredMessage(field) : null;
+      if (message) invalid.push(container);
+      if (report) setFieldError(container, field.id, message);
+    }
+    if (report && invalid.length > 0) focusTarget(invalid[0])?.focus();
+    return invalid.length === 0;
+  }
+
+  function refresh(): void {
+    const endsHere = transition().next.type !== 'step';
+    buttons.back.hidden = visited.length === 1;
+    buttons.next.hidden = endsHere;
+    buttons.submit.hidden = !endsHere;
+    for (const field of stepFields(current())) {
+      if (field.type !== 'payment') continue;
+      const amount = containers.get(field.id)?.querySelector('.payment-amount');
+      if (amount) amount.textContent = formatMoney(paymentAmount(field, states[states.length - 1], answers), field.currency);
+    }
+  }
+
+  function update(): void {
+    collect(current(), false);
+    refresh();
+  }
+
+  function show(stepId: string, focusHeading: boolean): void {
+    for (const section of all(form, 'section[data-step]')) section.hidden = section.id !== stepSectionId(stepId);
+    formError.textContent = '';
+    refresh();
+    if (focusHeading) byId(stepHeadingId(stepId)).focus();
+  }
+
+  async function goForward(): Promise<void> {
+    if (busy) return;
+    busy = true;
+    try {
+      await Promise.all(pendingUploads.values());
+      if (!collect(current(), true)) return;
+      const { next, state } = transition();
+      if (next.type !== 'step') return await submit();
+      visited.push(next.stepId);
+      states.push(state);
+      show(next.stepId, true);
+    } finally {
+      busy = false;
+    }
+  }
+
+  function goBack(): void {
+    if (visited.length === 1) return;
+    visited.pop();
+    states.pop();
+    show(current(), true);
+  }
+
+  async function submit(): Promise<void> {
+    buttons.submit.disabled = true;
+    const outcome = await postSubmission(form.dataset.submitUrl ?? '', {
+      values: answersOnSteps(schema, visited, answers),
+      hiddenValues,
+      completedStepIds: [...visited],
+      analyticsSessionId,
+    });
+    buttons.submit.disabled = false;
+    if (outcome.ok) return finish(outcome.screenId, outcome.redirectTo);
+    const index = outcome.fieldId ? visited.findIndex((stepId) => stepFields(stepId).some((field) => field.id === outcome.fieldId)) : -1;
+    const container = outcome.fieldId ? containers.get(outcome.fieldId) : undefined;
+    if (index < 0 || !outcome.fieldId || !container) {
+      formError.textContent = outcome.message;
+      return;
+    }
+    visited.length = index + 1;
+    states.length = index + 1;
+    show(current(), false);
+    setFieldError(container, outcome.fieldId, outcome.message);
+    focusTarget(container)?.focus();
+  }
+
+  function finish(screenId: string | null, redirectTo: string | null): void {
+    if (redirectTo && /^https?:\/\//i.test(redirectTo)) {
+      window.location.assign(redirectTo);
+      return;
+    }
+    const screen = document.getElementById(screenSectionId(screenId ?? DEFAULT_THANK_YOU_SCREEN_ID)) ?? byId(screenSectionId(DEFAULT_THANK_YOU_SCREEN_ID));
+    form.hidden = true;
+    screen.hidden = false;
+    screen.querySelector<HTMLElement>('h2')?.focus();
+  }
+
+  async function onFilesChosen(field: FileUploadField, input: HTMLInputElement, container: HTMLElement): Promise<void> {
+    const list = container.querySelector<HTMLElement>('.upload-list');
+    if (!list) return;
+    uploads[field.id] = [];
+    try {
+      setFieldError(container, field.id, null);
+      uploads[field.id] = await uploadFiles(field, Array.from(input.files ?? []), form.dataset.uploadUrl ?? '', list);
+    } catch (error) {
+      list.replaceChildren();
+      setFieldError(container, field.id, error instanceof Error ? error.message : String(error));
+    }
+    update();
+  }
+
+  function onEdit(event: Event): void {
+    const target = event.target as HTMLElement;
+    const container = target.closest<HTMLElement>('[data-field]');
+    const field = container && fields.get(container.dataset.field ?? '');
+    if (!container || !field) return;
+    if (target.classList.contains('other-text')) container.querySelector<HTMLInputElement>('input[data-other]')?.click();
+    if (field.type === 'file_upload' && event.type === 'change') {
+      const promise = onFilesChosen(field, target as HTMLInputElement, container);
+      pendingUploads.set(field.id, promise);
+      return;
+    }
+    setFieldError(container, field.id, null);
+    update();
+  }
+
+  form.addEventListener('input', onEdit);
+  form.addEventListener('change', onEdit);
+  form.addEventListener('click', (event) => {
+    const move = (event.target as HTMLElement).closest<HTMLElement>('[data-move]');
+    if (!move) return;
+    moveRankingItem(move, announce);
+    update();
+  });
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void goForward();
+  });
+  buttons.next.addEventListener('click', () => void goForward());
+  buttons.back.addEventListener('click', goBack);
+  for (const container of all(form, '[data-field]')) {
+    if (fields.get(container.dataset.field ?? '')?.type === 'signature') setUpSignature(container, update);
+  }
+  const pageUrl = window.location.origin + window.location.pathname;
+  for (const link of all<HTMLAnchorElement>(document, 'a[data-share]')) {
+    const network = SHARE_NETWORKS.find((candidate) => candidate.key === link.dataset.share);
+    if (network) link.href = network.shareUrl(pageUrl);
+  }
+  update();
+}
+
+/** `?<hidden field name>=value` for every hidden field the query string names (the server coerces types). */
+function queryHiddenValues(schema: DraftSchema): Record<string, string> {
+  const query = new URLSearchParams(window.location.search);
+  const values: Record<string, string> = {};
+  for (const field of schema.steps.flatMap((step) => step.fields)) {
+    const value = field.type === 'hidden' ? query.get(field.name) : null;
+    if (field.type === 'hidden' && value !== null) values[field.name] = value;
+  }
+  return values;
+}
+
+function requiredMessage(field: Field): string {
+  if (field.type === 'checkbox') return 'Please check this box to continue.';
+  if (field.type === 'file_upload') return 'Please upload a file.';
+  return 'This field is required.';
+}
+
+start();

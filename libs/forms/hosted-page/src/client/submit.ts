@@ -1,0 +1,47 @@
+/// <reference lib="dom" />
+import type { AnswerValue } from '@forms/draft-schema';
+
+export interface SubmissionBody {
+  values: Record<string, AnswerValue>;
+  hiddenValues: Record<string, string>;
+  completedStepIds: string[];
+  analyticsSessionId: string;
+}
+
+export type SubmitOutcome =
+  | { ok: true; screenId: string | null; redirectTo: string | null }
+  | { ok: false; message: string; fieldId: string | null };
+
+const GENERIC_FAILURE = 'Something went wrong while sending your answers. Please try again.';
+
+/** Posts the answers; a 4xx carries the server's message and, when it names one, the field it is about. */
+export async function postSubmission(submitUrl: string, body: SubmissionBody): Promise<SubmitOutcome> {
+  let response: Response;
+  try {
+    response = await fetch(submitUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body),
+    });
+  } catch {
+    return { ok: false, message: 'Could not reach the server. Check your connection and try again.', fieldId: null };
+  }
+  const data = await response.json().catch(() => null);
+  if (response.ok) {
+    return { ok: true, screenId: stringOrNull(data?.thank_you?.id), redirectTo: stringOrNull(data?.redirect_to) };
+  }
+  if (response.status >= 500) return { ok: false, message: GENERIC_FAILURE, fieldId: null };
+  const path = stringOrNull(data?.error?.details?.field);
+  const match = path && /^values\.([^.[\]]+)/.exec(path);
+  return { ok: false, message: stringOrNull(data?.error?.message) ?? GENERIC_FAILURE, fieldId: match ? match[1] : null };
+}
+
+function stringOrNull(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+/** A random id for the analytics session of this page load. */
+export function randomId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
