@@ -25,6 +25,11 @@ export class PublicFormsController {
     private readonly uploads: UploadsService,
   ) {}
 
+  /** Browsers ask for it on every hosted page; answering 204 keeps their consoles clean. */
+  @Get('favicon.ico')
+  @HttpCode(204)
+  favicon(): void {}
+
   @Get('f/assets/:file')
   async script(@Param('file') file: string, @Res() reply: Reply) {
     const script = await this.pages.script();

@@ -1,0 +1,140 @@
+/**
+ * The whole respondent journey in headless Chromium against the real API: a form is built and published through
+ * /api/v1, filled in at its public_url (a branching rule, a hidden value, a variable and a quiz), and the submission
+ * is then found through the API.
+ */
+import { existsSync } from 'node:fs';
+import { Browser, chromium } from 'playwright-core';
+import { formsApi, FormsApiHarness } from './helpers';
+
+const CHROMIUM = '/usr/bin/chromium';
+
+const draft = {
+  settings: {
+    name: 'Coffee match',
+    submitButtonLabel: 'Find my coffee',
+    hidden: { variables: [{ id: 'var_strength', name: 'strength', type: 'number', initialValue: 1 }] },
+    submissions: {
+      thankYou: { title: 'Thanks for answering' },
+      thankYouScreens: [
+        { id: 'tys_espresso', title: 'Espresso is your match', description: 'Short and strong.' },
+        { id: 'tys_latte', title: 'A latte is your match', description: 'Smooth and milky.' },
+      ],
+    },
+  },
+  steps: [
+    {
+      id: 'stp_you',
+      title: 'About you',
+      fields: [
+        { id: 'fld_name', type: 'text', label: 'Your name', required: true },
+        { id: 'fld_email', type: 'email', label: 'Email address', required: true },
+        { id: 'fld_drinks', type: 'single_choice', label: 'Do you drink coffee daily?', required: true, options: [{ label: 'Yes', value: 'yes' }, { label: 'No', value: 'no' }] },
+        { id: 'fld_campaign', type: 'hidden', label: 'Campaign', name: 'campaign', dataType: 'text' },
+      ],
+    },
+    { id: 'stp_habits', title: 'Your habits', fields: [{ id: 'fld_cups', type: 'number', label: 'Cups per day', required: true, min: 1, max: 20 }] },
+    {
+      id: 'stp_taste',
+      title: 'Your taste',
+      fields: [
+        { id: 'fld_milk', type: 'single_choice', label: 'Milk or no milk?', required: true, options: [{ label: 'Black', value: 'black' }, { label: 'With milk', value: 'milk' }] },
+        { id: 'fld_rating', type: 'rating', label: 'How much do you like bitterness?', max: 5 },
+      ],
+    },
+  ],
+  workflow: {
+    enabled: true,
+    rules: [
+      {
+        id: 'rul_occasional',
+        stepId: 'stp_you',
+        match: 'all',
+        conditions: [{ id: 'cnd_no', subject: { type: 'field', fieldId: 'fld_drinks' }, operator: 'equals', value: 'no' }],
+        actions: [{ id: 'act_add', variableId: 'var_strength', operation: 'add', operand: { type: 'number', value: 2 } }],
+        target: { type: 'step', stepId: 'stp_taste' },
+      },
+    ],
+  },
+  quiz: {
+    enabled: true,
+    type: 'match',
+    mode: 'match',
+    endings: [
+      { id: 'end_espresso', screenId: 'tys_espresso' },
+      { id: 'end_latte', screenId: 'tys_latte' },
+    ],
+    mappings: [
+      { id: 'map_black', fieldId: 'fld_milk', optionValue: 'black', endingId: 'end_espresso', points: 1 },
+      { id: 'map_milk', fieldId: 'fld_milk', optionValue: 'milk', endingId: 'end_latte', points: 1 },
+    ],
+  },
+};
+
+describe('forms-api: the hosted form in Chromium', () => {
+  let api: FormsApiHarness;
+  let browser: Browser;
+  let origin: string;
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`Chromium is required and was not found at ${CHROMIUM} (apt-get install -y chromium).`);
+    api = await formsApi();
+    await api.app.listen(0, '127.0.0.1');
+    origin = (await api.app.getUrl()).replace('[::1]', '127.0.0.1');
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await api?.close();
+  });
+
+  it('fills a branching multi-step quiz, shows the matching thank-you screen and stores the submission', async () => {
+    const created = await api.as().post('/api/v1/forms').send({ draftSchema: draft }).expect(201);
+    const formId = created.body.data.id;
+    const published = await api.as().post(`/api/v1/forms/${formId}/publish`).send({ draft_revision: 0 }).expect(200);
+    const publicPath = new URL(published.body.public_url).pathname;
+
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(String(error)));
+    page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+    await page.goto(`${origin}${publicPath}?campaign=spring`);
+    await expect(page.title()).resolves.toContain('Coffee match');
+
+    // Client-side validation on the first step.
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect(page.getByLabel('Your name').getAttribute('aria-invalid')).resolves.toBe('true');
+    await page.getByLabel('Your name').fill('Grace');
+    await page.getByLabel('Email address').fill('grace@example');
+    await page.getByRole('radio', { name: 'No' }).check();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect(page.getByLabel('Email address').getAttribute('aria-invalid')).resolves.toBe('true');
+    await page.getByLabel('Email address').fill('grace@example.com');
+    await page.getByRole('button', { name: 'Next' }).click();
+
+    // "No" skips the habits step.
+    await expect(page.getByRole('heading', { name: 'Your taste' }).isVisible()).resolves.toBe(true);
+    await expect(page.getByLabel('Cups per day').isVisible()).resolves.toBe(false);
+    await page.getByRole('radio', { name: 'With milk' }).check();
+    await page.getByRole('button', { name: 'Find my coffee' }).click();
+
+    // The quiz picks the latte ending.
+    await page.getByRole('heading', { name: 'A latte is your match' }).waitFor({ state: 'visible', timeout: 10_000 });
+    expect(errors).toEqual([]);
+
+    const list = await api.as().get(`/api/v1/forms/${formId}/submissions`).expect(200);
+    expect(list.body.data).toHaveLength(1);
+    const record = list.body.data[0];
+    expect(record.answersByFieldId).toEqual({ fld_name: 'Grace', fld_email: 'grace@example.com', fld_drinks: 'no', fld_campaign: 'spring', fld_milk: 'milk' });
+    expect(record.submission).toMatchObject({
+      completedStepIds: ['stp_you', 'stp_taste'],
+      thankYouScreenId: 'tys_latte',
+      variables: { var_strength: 3 },
+      quiz: { endingId: 'end_latte' },
+    });
+    expect(record.meta).toMatchObject({ source: 'hosted_form', hiddenValues: { campaign: 'spring' }, analyticsSessionId: expect.any(String) });
+    const form = await api.as().get(`/api/v1/forms/${formId}`).expect(200);
+    expect(form.body.data.responses_count).toBe(1);
+  });
+});
