@@ -160,6 +160,13 @@ describe('forms-api: steps, fields, logic and design', () => {
       expect(JSON.stringify(after.workflow)).not.toContain('fld_kind');
     });
 
+    it('409 when a field change would break a rule that reads the field', async () => {
+      const res = await api.as().patch(path('/fields/fld_kind')).send({ type: 'number' }).expect(409);
+      expect(res.body.error).toMatchObject({ type: 'conflict', details: { field: expect.stringMatching(/^draftSchema\.workflow\.rules\[0\]/) } });
+      expect(res.body.error.issues.length).toBeGreaterThan(0);
+      expect((await draft()).steps[0].fields[0].type).toBe('single_choice');
+    });
+
     it('reorders the fields of a step with the complete list', async () => {
       const res = await api.as().post(path('/steps/stp_1/fields/reorder')).send({ field_ids: ['fld_note', 'fld_kind'] }).expect(200);
       expect(res.body.fields).toEqual([{ id: 'fld_note', position: 0 }, { id: 'fld_kind', position: 1 }]);

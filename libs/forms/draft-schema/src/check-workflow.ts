@@ -4,7 +4,7 @@ import { rawIssue, type PathSegment, type RawIssue } from './issues';
 import { NUMBER_OPERATIONS, TEXT_OPERATIONS, type Condition, type Field, type Target, type VariableAction, type Workflow } from './model';
 import { fieldValueKind, OPERATORS_BY_KIND, operandKind, type ValueKind } from './value-kinds';
 
-export function checkTarget(target: Target, path: PathSegment[], index: FormIndex): RawIssue[] {
+function checkTarget(target: Target, path: PathSegment[], index: FormIndex): RawIssue[] {
   if (target.type === 'step' && !index.stepIndex.has(target.stepId)) return [rawIssue(path, 'unknown_reference', `No step has the id "${target.stepId}".`)];
   if (target.type === 'thank_you' && !index.screenIds.has(target.screenId)) {
     return [rawIssue(path, 'unknown_reference', `No thank-you screen has the id "${target.screenId}".`)];

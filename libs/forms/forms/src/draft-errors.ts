@@ -16,8 +16,12 @@ export function fromEditError(error: DraftEditError): DomainError {
     const resource = error.code.replace(/_not_found$/, '');
     return new DomainError('not_found', error.code, error.message, { resource: { type: resource, id: error.path } });
   }
+  if (error.status === 409) {
+    // The change is valid alone but would break another part of the draft; issues name those parts.
+    const issues = error.issues?.map((issue) => ({ ...issue, path: joinPath('draftSchema', issue.path) }));
+    return Conflict(error.code, error.message, { field: joinPath('draftSchema', error.path) }, issues ? { issues } : {});
+  }
   if (error.issues?.length) return invalidDraft(error.issues, '', error.code);
-  if (error.status === 409) return Conflict(error.code, error.message, error.path ? { field: error.path } : undefined);
   return new DomainError('invalid_request', error.code, error.message, error.path ? { field: error.path, reason: error.code } : { reason: error.code });
 }
 
