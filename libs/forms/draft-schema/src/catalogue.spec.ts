@@ -1,7 +1,7 @@
 import { COMMON_FIELD_PROPERTIES, FIELD_CATALOGUE } from './catalogue';
 import { FIELD_TYPES } from './model';
 import { COMMON_FIELD_KEYS, TYPE_PROPERTY_KEYS } from './schemas/fields';
-import { draft } from './test-support';
+import { draft } from './test-support.fixture';
 
 const REQUIRED_INPUT: Record<string, Record<string, unknown>> = {
   hidden: { name: 'ref' },

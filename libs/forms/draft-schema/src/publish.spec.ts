@@ -1,5 +1,5 @@
 import { draftValidationReport, validateForPublish } from './publish';
-import { draft, realisticInput } from './test-support';
+import { draft, realisticInput } from './test-support.fixture';
 
 const pro = { plan: 'pro' } as const;
 const problems = (input: unknown, plan: 'free' | 'pro' | 'business' = 'pro') =>

@@ -1,5 +1,5 @@
 import { DEFAULT_THANK_YOU_SCREEN_ID } from './model';
-import { counterIds, draft } from './test-support';
+import { counterIds, draft } from './test-support.fixture';
 import { parseDraftSchema } from './validate';
 
 const base = () => ({

@@ -1,5 +1,5 @@
 import { DEFAULT_THANK_YOU_SCREEN_ID, FIELD_TYPES, type DraftSchema, type Field } from './model';
-import { counterIds, draft, realisticInput } from './test-support';
+import { counterIds, draft, realisticInput } from './test-support.fixture';
 import { parseDraftSchema } from './validate';
 
 const withFields = (fields: unknown[], extra: Record<string, unknown> = {}) => ({ steps: [{ id: 'stp_a', title: 'A', fields }], ...extra });

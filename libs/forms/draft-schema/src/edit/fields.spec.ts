@@ -1,5 +1,5 @@
-import { counterIds } from '../test-support';
-import { editError, editFixture } from './edit-fixture';
+import { counterIds } from '../test-support.fixture';
+import { editError, editFixture } from './edit.fixture';
 import { addField, deleteField, fieldPositions, findField, moveField, reorderFields, updateField } from './fields';
 
 const ruleIds = (schema: ReturnType<typeof editFixture>) => schema.workflow.rules.map((r) => r.id);

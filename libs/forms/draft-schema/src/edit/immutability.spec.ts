@@ -1,6 +1,6 @@
 import type { DraftSchema } from '../model';
-import { counterIds } from '../test-support';
-import { editFixture } from './edit-fixture';
+import { counterIds } from '../test-support.fixture';
+import { editFixture } from './edit.fixture';
 import { addField, deleteField, moveField, reorderFields, updateField } from './fields';
 import { setStepLogic } from './logic';
 import { addStep, deleteStep, moveStep, reorderSteps, updateStep } from './steps';

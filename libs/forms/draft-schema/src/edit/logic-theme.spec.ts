@@ -1,6 +1,6 @@
 import { DEFAULT_THEME } from '../defaults';
-import { counterIds } from '../test-support';
-import { editError, editFixture } from './edit-fixture';
+import { counterIds } from '../test-support.fixture';
+import { editError, editFixture } from './edit.fixture';
 import { getStepLogic, setStepLogic } from './logic';
 import { mergeTheme } from './theme';
 

@@ -1,6 +1,6 @@
 /** The form the editing specs start from (deep-frozen, so any mutation by an operation throws). */
 import type { DraftSchema } from '../model';
-import { deepFreeze, draft } from '../test-support';
+import { deepFreeze, draft } from '../test-support.fixture';
 import { DraftEditError } from './errors';
 
 const field = (fieldId: string) => ({ type: 'field', fieldId });
