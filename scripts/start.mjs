@@ -35,6 +35,7 @@ process.on('SIGTERM', () => stopAll(0));
 
 await waitReady(`http://127.0.0.1:${emailPort}/readyz`);
 await waitReady(`http://127.0.0.1:${formsPort}/readyz`);
+await demoForm(demo);
 printBanner(demo);
 
 function startDeployable({ name, port, portVar }) {
@@ -117,6 +118,35 @@ async function demoAccounts() {
   return demo;
 }
 
+/** A published demo form, made through the API once per demo account, so the hosted page can be opened right away. */
+async function demoForm(demo) {
+  const api = `http://127.0.0.1:${formsPort}/api/v1`;
+  const call = async (method, route, body) => {
+    const response = await fetch(`${api}${route}`, {
+      method,
+      headers: { authorization: `Bearer ${demo.forms.api_key}`, 'content-type': 'application/json' },
+      body: body && JSON.stringify(body),
+    });
+    return { status: response.status, body: await response.json() };
+  };
+  if (demo.form && (await call('GET', `/forms/${demo.form.id}`)).status === 200) return;
+  const draftSchema = {
+    settings: { name: 'Demo feedback', submitButtonLabel: 'Send feedback' },
+    steps: [
+      { title: 'About you', fields: [{ type: 'text', label: 'Your name', required: true }, { type: 'email', label: 'Email', required: true }] },
+      { title: 'Your opinion', fields: [{ type: 'nps', label: 'How likely are you to recommend us?', required: true }, { type: 'long_text', label: 'Anything else?' }] },
+    ],
+  };
+  const created = await call('POST', '/forms', { draftSchema });
+  const published = created.status === 201 ? await call('POST', `/forms/${created.body.data.id}/publish`, {}) : created;
+  if (published.status !== 200) {
+    log(`✖ could not create the demo form: ${JSON.stringify(published.body)}`);
+    return;
+  }
+  demo.form = { id: created.body.data.id, public_url: published.body.public_url };
+  writeFileSync(demoFile, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
+}
+
 async function stillExists(saved) {
   const { default: pg } = await import(path.join(root, 'node_modules/pg/lib/index.js'));
   const check = async (url, sql, id) => {
@@ -150,6 +180,7 @@ function printBanner(demo) {
       `   API key     ${demo.email.api_key}`,
       ` Forms account ${demo.forms.owner_id} (workspace ${demo.forms.workspace_id})`,
       `   API key     ${demo.forms.api_key}`,
+      ...(demo.form ? [`   Demo form   ${demo.form.public_url}`] : []),
       '',
       ` Try:  curl -s -H "Authorization: Bearer ${demo.email.api_key}" http://127.0.0.1:${emailPort}/v1/workspace`,
       `       curl -s -H "Authorization: Bearer ${demo.forms.api_key}" http://127.0.0.1:${formsPort}/api/v1/me`,
