@@ -36,11 +36,14 @@ module.exports = async function globalSetup() {
   const admin = new Client({ connectionString: `${server}/postgres` });
   await admin.connect();
   try {
-    // Leftovers of crashed runs (not the templates, which are kept and migrated forward).
+    // Leftovers of crashed runs (not the templates, which are kept and migrated forward). A database somebody is
+    // connected to belongs to a run still going on (another terminal, an editor), so it is left alone.
     const { rows } = await admin.query(
-      "SELECT datname FROM pg_database WHERE datname LIKE 'pl\\_test\\_%' AND datname NOT LIKE '%\\_template'",
+      `SELECT datname FROM pg_database d
+        WHERE datname LIKE 'pl\\_test\\_%' AND datname NOT LIKE '%\\_template'
+          AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.datname = d.datname)`,
     );
-    for (const { datname } of rows) await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+    for (const { datname } of rows) await admin.query(`DROP DATABASE IF EXISTS "${datname}"`).catch(() => {});
   } finally {
     await admin.end();
   }
