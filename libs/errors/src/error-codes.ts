@@ -2,6 +2,8 @@
 export const ErrorCodes = {
   validationFailed: 'validation_failed',
   invalidJson: 'invalid_json',
+  invalidCharacters: 'invalid_characters',
+  inputTooDeep: 'input_too_deep',
   unsupportedMediaType: 'unsupported_media_type',
   payloadTooLarge: 'payload_too_large',
   routeNotFound: 'route_not_found',

@@ -3,3 +3,4 @@ export * from './error-codes';
 export * from './to-error-response';
 export * from './exception.filter';
 export * from './validation';
+export * from './storable-input';

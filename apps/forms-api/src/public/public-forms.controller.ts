@@ -2,7 +2,7 @@ import { Body, Controller, Get, Headers, HttpCode, Param, Post, Res } from '@nes
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Public } from '@shared/auth';
 import { NotFound } from '@shared/errors';
-import { FormsService, PublishedForms } from '@forms/forms';
+import { PublishedForms } from '@forms/forms';
 import { SubmissionsService, UploadsService } from '@forms/submissions';
 import { HostedPages } from './hosted-pages';
 
@@ -20,7 +20,6 @@ export class PublicFormsController {
   constructor(
     private readonly published: PublishedForms,
     private readonly pages: HostedPages,
-    private readonly forms: FormsService,
     private readonly submissions: SubmissionsService,
     private readonly uploads: UploadsService,
   ) {}
@@ -71,7 +70,7 @@ export class PublicFormsController {
     if (!form) throw NotFound('form', publicId);
     const data = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
     const mimeType = /^[\w.+-]+\/[\w.+-]+$/.test(fileType ?? '') ? (fileType as string) : 'application/octet-stream';
-    return this.uploads.upload(form, { fileName: safeDecode(fileName ?? ''), mimeType, data }, (id) => this.forms.absoluteUrl(`/api/v1/forms/${form.formId}/uploads/${id}`));
+    return this.uploads.upload(form, { fileName: safeDecode(fileName ?? ''), mimeType, data });
   }
 }
 

@@ -35,7 +35,10 @@ export function splitEditBody(body: unknown, { positioned }: { positioned: boole
 /** `draft_revision` / `force` from a query string (DELETE requests carry no body). */
 export function guardFromQuery(query: Record<string, unknown>): RevisionGuard {
   const guard: RevisionGuard = {};
-  if (query.draft_revision !== undefined) guard.draft_revision = nonNegativeInteger(Number(query.draft_revision), 'draft_revision');
+  if (query.draft_revision !== undefined) {
+    const raw = String(query.draft_revision);
+    guard.draft_revision = nonNegativeInteger(/^\d{1,9}$/.test(raw) ? Number(raw) : NaN, 'draft_revision');
+  }
   if (query.force !== undefined) {
     if (query.force !== 'true' && query.force !== 'false') throw InvalidRequest('validation_failed', 'force must be true or false.', 'force');
     guard.force = query.force === 'true';

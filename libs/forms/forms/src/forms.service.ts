@@ -108,20 +108,17 @@ export class FormsService {
   }
 
   async publish(principal: Principal, formId: string, input: { draftSchema?: Record<string, unknown> } & RevisionGuard) {
-    let form: FormRow;
-    let plan: FormWithAccess['plan'];
+    let { form, plan } = await this.accessible(principal, formId, 'edit');
     if (input.draftSchema) {
+      // Checked before saving, so a refused publish leaves the draft as it was.
       const schema = this.parse(input.draftSchema, 'draftSchema');
+      assertPublishable(schema, plan);
       form = (await this.editDraft(principal, formId, input, () => ({ schema, result: null }))).form;
-      plan = (await this.accessible(principal, formId, 'edit')).plan;
     } else {
-      ({ form, plan } = await this.accessible(principal, formId, 'edit'));
       this.checkRevision(form, input);
+      assertPublishable(form.draft_schema as unknown as DraftSchema, plan);
     }
-    const schema = form.draft_schema as unknown as DraftSchema;
-    const issues = validateForPublish(schema, { plan });
-    if (issues.length) throw invalidDraft(issues, 'draftSchema', 'draft_not_publishable');
-    const published = await this.repository.publish(form, schema, this.clock.now());
+    const published = await this.repository.publish(form, form.draft_schema as unknown as DraftSchema, this.clock.now());
     if (!published) {
       const current = (await this.accessible(principal, formId, 'edit')).form;
       throw staleRevision(current.draft_revision, form.draft_revision);
@@ -192,11 +189,6 @@ export class FormsService {
     return toSummary(form, this.config.formsPublicBaseUrl);
   }
 
-  /** An absolute URL on the forms host. */
-  absoluteUrl(path: string): string {
-    return `${this.config.formsPublicBaseUrl}${path}`;
-  }
-
   private checkRevision(form: FormRow, guard: RevisionGuard): void {
     if (guard.draft_revision !== undefined && !guard.force && guard.draft_revision !== form.draft_revision) {
       throw staleRevision(form.draft_revision, guard.draft_revision);
@@ -250,6 +242,11 @@ export class FormsService {
 function named(schema: DraftSchema, fallback: string): string {
   if (!schema.settings.name) schema.settings.name = fallback;
   return schema.settings.name;
+}
+
+function assertPublishable(schema: DraftSchema, plan: FormWithAccess['plan']): void {
+  const issues = validateForPublish(schema, { plan });
+  if (issues.length) throw invalidDraft(issues, 'draftSchema', 'draft_not_publishable');
 }
 
 function rename(schema: DraftSchema, title: string): DraftSchema {

@@ -59,10 +59,14 @@ export class SubmissionsRepository {
     return this.prisma.formUpload.findFirst({ where: { id: uploadId, form_id: formId } });
   }
 
-  async uploadIdsOf(formId: string, ids: string[]): Promise<Set<string>> {
-    if (!ids.length) return new Set();
-    const rows = await this.prisma.formUpload.findMany({ where: { form_id: formId, id: { in: ids } }, select: { id: true } });
-    return new Set(rows.map((row) => row.id));
+  /** The stored facts about uploads of a form (never their bytes), by id. */
+  async uploadsOf(formId: string, ids: string[]): Promise<Map<string, { id: string; file_name: string; mime_type: string; size: number }>> {
+    if (!ids.length) return new Map();
+    const rows = await this.prisma.formUpload.findMany({
+      where: { form_id: formId, id: { in: ids } },
+      select: { id: true, file_name: true, mime_type: true, size: true },
+    });
+    return new Map(rows.map((row) => [row.id, row]));
   }
 }
 

@@ -1,12 +1,14 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { AnswerValue, answerToText, coerceAnswer, DraftSchema, Field, HiddenField, UploadedFile } from '@forms/draft-schema';
 import { PublishedForm } from '@forms/forms';
 import { missingRequired, paymentAmount, walk } from '@forms/runtime';
+import { APP_CONFIG, AppConfig } from '@shared/config';
 import { Clock, IdGenerator } from '@shared/core';
 import { Conflict, DomainError, InvalidRequest } from '@shared/errors';
 import { readSubmissionInput, SubmissionInput } from './submission-input';
 import { SubmissionRecord, SubmissionResult } from './submission-record';
 import { SubmissionsRepository } from './submissions.repository';
+import { uploadDownloadUrl } from './uploads.service';
 
 export type SubmissionSource = 'api' | 'hosted_form';
 
@@ -22,6 +24,7 @@ export class SubmissionsService {
     private readonly repository: SubmissionsRepository,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async submit(form: PublishedForm, body: unknown, source: SubmissionSource): Promise<SubmissionResult> {
@@ -34,7 +37,7 @@ export class SubmissionsService {
       const issues = missing.map((fieldId) => ({ path: `${input.valuesPath}${fieldId}`, code: 'answer_required', message: 'This question needs an answer.' }));
       throw new DomainError('invalid_request', 'answer_required', `${issues[0].path}: an answer is required.`, { field: issues[0].path, reason: 'answer_required' }, { issues });
     }
-    await this.checkUploads(form.formId, schema, answers, input.valuesPath);
+    await this.resolveUploads(form, answers, input.valuesPath);
 
     const visited = new Set(path.visitedStepIds);
     const fields = schema.steps.flatMap((step) => step.fields.map((field) => ({ step, field })));
@@ -126,18 +129,29 @@ export class SubmissionsService {
     return { answers, hidden };
   }
 
-  /** A file answer must point at an upload made for this form. */
-  private async checkUploads(formId: string, schema: DraftSchema, answers: Record<string, AnswerValue>, valuesPath: string): Promise<void> {
+  /**
+   * A file answer must point at uploads made for this form. What the client says about each file is replaced by what
+   * was stored (name, type, size, download URL), and the field's limits are checked again against those facts.
+   */
+  private async resolveUploads(form: PublishedForm, answers: Record<string, AnswerValue>, valuesPath: string): Promise<void> {
+    const schema = form.schema as DraftSchema;
     const fileFields = schema.steps.flatMap((step) => step.fields).filter((field) => field.type === 'file_upload' && answers[field.id] !== undefined);
     const wanted = fileFields.flatMap((field) => (answers[field.id] as UploadedFile[]).map((file) => file.id));
     if (!wanted.length) return;
-    const known = await this.repository.uploadIdsOf(formId, wanted);
+    const stored = await this.repository.uploadsOf(form.formId, wanted);
     for (const field of fileFields) {
-      const index = (answers[field.id] as UploadedFile[]).findIndex((file) => !known.has(file.id));
-      if (index >= 0) {
-        const path = `${valuesPath}${field.id}[${index}].id`;
-        throw InvalidRequest('unknown_upload', `${path} is not a file uploaded to this form.`, path);
-      }
+      const files = (answers[field.id] as UploadedFile[]).map((file, index) => {
+        const upload = stored.get(file.id);
+        if (!upload) {
+          const path = `${valuesPath}${field.id}[${index}].id`;
+          throw InvalidRequest('unknown_upload', `${path} is not a file uploaded to this form.`, path);
+        }
+        return { id: upload.id, fileName: upload.file_name, mimeType: upload.mime_type, size: upload.size, url: uploadDownloadUrl(this.config, form.formId, upload.id) };
+      });
+      const checked = coerceAnswer(field, files);
+      const path = `${valuesPath}${field.id}`;
+      if (!checked.ok) throw new DomainError('invalid_request', checked.code, `${path}: ${checked.message}`, { field: path, reason: checked.code });
+      answers[field.id] = files;
     }
   }
 }

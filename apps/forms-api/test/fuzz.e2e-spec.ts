@@ -1,0 +1,682 @@
+/**
+ * Property test: random JSON thrown at every write endpoint of the forms API never produces a 5xx, every rejection is a
+ * well-formed 4xx envelope, and a rejected request leaves the forms tables exactly as they were. A body that happens to
+ * be accepted must leave a draft that parses again unchanged (PUT /draft with the stored draft_schema answers 200 and
+ * returns it as it was).
+ *
+ * Bodies: arbitrary JSON, dictionaries over the endpoints' real property names, and near-valid structured bodies
+ * (drafts, steps, fields, rules, themes, submissions) with one random node deleted, replaced or duplicated. A second
+ * block sends fixed hostile-but-valid JSON (NUL characters, lone surrogates, deep nesting) and NUL characters in ids.
+ */
+import fc from 'fast-check';
+import request from 'supertest';
+import { FormsPrisma } from '@forms/data-access';
+import { formsApi, FormsApiHarness } from './helpers';
+
+const TABLES = ['forms', 'form_versions', 'form_submissions', 'form_uploads'];
+
+const FIELD_TYPES = [
+  'text', 'long_text', 'email', 'number', 'phone', 'url', 'date', 'time', 'single_choice', 'multiple_choice', 'dropdown', 'checkbox', 'rating',
+  'opinion_scale', 'nps', 'ranking', 'file_upload', 'signature', 'statement', 'hidden', 'payment',
+] as const;
+const OPERATORS = [
+  'equals', 'not_equals', 'contains', 'not_contains', 'starts_with', 'ends_with', 'greater_than', 'greater_or_equal', 'less_than', 'less_or_equal',
+  'is_empty', 'is_not_empty', 'includes_any', 'includes_all', 'includes_none',
+] as const;
+const OPERATIONS = ['set', 'add', 'subtract', 'multiply', 'divide', 'clear', 'append', 'prepend'] as const;
+
+/** The property names the write endpoints know, for dictionaries of random values. */
+const PROPERTY_NAMES = [
+  'title', 'draftSchema', 'draft_revision', 'force', 'workspaceId', 'workspace_id', 'step_ids', 'field_ids', 'rules', 'fallbackTarget', 'theme', 'position',
+  'index', 'stepId', 'type', 'label', 'options', 'required', 'placeholder', 'description', 'fields', 'id', 'values', 'hiddenValues', 'completedStepIds',
+  'analyticsSessionId', 'marketingTrackingAllowed', 'viewerCountry', 'fld_name', 'fld_size', 'fld_count', 'fld_email', 'fld_ok', 'fld_file', 'fld_rate',
+  'utm_source', '__proto__', 'constructor',
+];
+
+/** The form every form-scoped endpoint is fuzzed against (restored after each accepted edit). */
+const baseDraft = () => ({
+  settings: {
+    name: 'Fuzz base',
+    hidden: { variables: [{ id: 'var_total', name: 'Total', type: 'number' }, { id: 'var_note', name: 'Note', type: 'text' }] },
+    submissions: { thankYouScreens: [{ id: 'tys_done', title: 'Done' }] },
+  },
+  steps: [
+    {
+      id: 'stp_one',
+      title: 'One',
+      fields: [
+        { id: 'fld_name', type: 'text', label: 'Name' },
+        { id: 'fld_size', type: 'single_choice', label: 'Size', options: [{ label: 'Small' }, { label: 'Large' }] },
+        { id: 'fld_count', type: 'number', label: 'Count', min: 0, max: 100 },
+        { id: 'fld_src', type: 'hidden', name: 'utm_source' },
+      ],
+    },
+    {
+      id: 'stp_two',
+      title: 'Two',
+      fields: [
+        { id: 'fld_email', type: 'email', label: 'Email' },
+        { id: 'fld_ok', type: 'checkbox', label: 'OK' },
+        { id: 'fld_file', type: 'file_upload', label: 'File', maxFiles: 2, maxSizeMb: 1, accept: ['text/plain', 'image/*'] },
+      ],
+    },
+    { id: 'stp_three', title: 'Three', fields: [{ id: 'fld_rate', type: 'rating', label: 'Rate' }] },
+  ],
+  workflow: {
+    rules: [
+      {
+        id: 'rul_large',
+        stepId: 'stp_one',
+        conditions: [{ subject: { type: 'field', fieldId: 'fld_size' }, operator: 'equals', value: 'Large' }],
+        actions: [{ variableId: 'var_total', operation: 'set', operand: { type: 'field', fieldId: 'fld_count' } }],
+        target: { type: 'step', stepId: 'stp_three' },
+      },
+    ],
+  },
+});
+
+// ---- near-valid building blocks --------------------------------------------------------------------------------
+
+/** Mostly the valid value, now and then the wrong one. */
+const mostly = <T, U>(valid: fc.Arbitrary<T>, wrong: fc.Arbitrary<U>) => fc.oneof({ weight: 5, arbitrary: valid }, { weight: 1, arbitrary: wrong });
+
+const stepIds = mostly(fc.constantFrom('stp_one', 'stp_two', 'stp_three', 'stp_new'), fc.constantFrom('end', 'bad id!', ''));
+const fieldIds = mostly(fc.constantFrom('fld_name', 'fld_size', 'fld_count', 'fld_email', 'fld_file', 'fld_new'), fc.constantFrom('bad id!', ''));
+const variableIds = fc.constantFrom('var_total', 'var_note', 'var_none');
+const small = fc.integer({ min: -2, max: 30 });
+const text = fc.oneof(fc.constantFrom('Question', 'Small', 'Large', ''), fc.string({ maxLength: 8 }));
+const options = fc.array(
+  fc.record({ id: fc.constantFrom('opt_a', 'opt_b'), label: fc.constantFrom('Small', 'Large', 'Other', ''), value: fc.constantFrom('small', 'large', 'Small'), imageUrl: fc.constantFrom('https://img.example.test/x.png', 'javascript:alert(1)') }, { requiredKeys: ['label'] }),
+  { maxLength: 4 },
+);
+const target = fc.oneof(
+  fc.constantFrom('end', 'stp_two', 'stp_three', 'stp_one', 'thank_you:tys_done', 'thank_you:tys_none', 'nowhere', ''),
+  fc.record({ type: fc.constant('end') }),
+  fc.record({ type: fc.constant('step'), stepId: stepIds }),
+  fc.record({ type: fc.constantFrom('thank_you', 'redirect'), screenId: fc.constantFrom('tys_done', 'tys_none') }),
+);
+
+const TYPE_PROPERTIES: Record<(typeof FIELD_TYPES)[number], Record<string, fc.Arbitrary<unknown>>> = {
+  text: { minLength: small, maxLength: fc.integer({ min: -1, max: 20_000 }) },
+  long_text: { minLength: small, maxLength: fc.integer({ min: -1, max: 20_000 }) },
+  email: {},
+  number: { min: small, max: small, allowDecimals: fc.boolean() },
+  phone: { defaultCountry: fc.constantFrom('DE', 'US', 'XX', 'de') },
+  url: {},
+  date: { minDate: fc.constantFrom('2024-01-01', '2024-13-01', 'yesterday'), maxDate: fc.constantFrom('2025-12-31', '2023-01-01') },
+  time: {},
+  single_choice: { options, allowOther: fc.boolean() },
+  multiple_choice: { options, minSelections: small, maxSelections: small },
+  dropdown: { options },
+  checkbox: {},
+  rating: { max: small, icon: fc.constantFrom('star', 'heart', 'thumb', 'skull') },
+  opinion_scale: { min: small, max: small, minLabel: text, maxLabel: text },
+  nps: { minLabel: text, maxLabel: text },
+  ranking: { options },
+  file_upload: { maxFiles: small, maxSizeMb: small, accept: fc.array(fc.constantFrom('image/*', 'application/pdf', '.pdf', 'nope'), { maxLength: 3 }) },
+  signature: {},
+  statement: {},
+  hidden: { name: fc.constantFrom('utm_source', 'utm_medium', 'bad name!'), dataType: fc.constantFrom('text', 'number', 'boolean'), defaultValue: fc.oneof(text, small) },
+  payment: {
+    currency: fc.constantFrom('EUR', 'USD', 'eur'),
+    amount: fc.oneof(
+      small,
+      fc.record({ type: fc.constant('fixed'), value: small }),
+      fc.record({ type: fc.constant('field'), fieldId: fieldIds }),
+      fc.record({ type: fc.constant('variable'), variableId: variableIds }),
+    ),
+  },
+};
+
+const fieldProperties = (type: string, withId = true) => ({
+  ...(withId ? { id: fieldIds } : {}),
+  label: text,
+  required: fc.boolean(),
+  placeholder: text,
+  description: text,
+  ...(TYPE_PROPERTIES[type as keyof typeof TYPE_PROPERTIES] ?? {}),
+});
+const field = fc
+  .constantFrom<string>(...FIELD_TYPES, 'no_such_type')
+  .chain((type) => fc.record(fieldProperties(type), { requiredKeys: [] }).map((props) => ({ type, ...props })));
+
+const step = fc.record({ id: stepIds, title: text, description: text, fields: fc.array(field, { maxLength: 3 }) }, { requiredKeys: ['fields'] });
+
+const subject = fc.oneof(
+  fc.record({ type: fc.constant('field'), fieldId: fieldIds }),
+  fc.record({ type: fc.constant('variable'), variableId: variableIds }),
+  fc.record({ type: fc.constantFrom('score', 'answer') }),
+);
+const ruleOf = (ruleStepIds: fc.Arbitrary<string>) => fc.record(
+  {
+    id: fc.constantFrom('rul_a', 'rul_large'),
+    stepId: ruleStepIds,
+    match: mostly(fc.constantFrom('all', 'any'), fc.constant('most')),
+    conditions: fc.array(
+      fc.record(
+        { subject, operator: mostly(fc.constantFrom<string>(...OPERATORS), fc.constant('like')), value: fc.oneof(text, small, fc.boolean(), fc.array(fc.constantFrom('Small', 'Large'), { maxLength: 2 })) },
+        { requiredKeys: ['subject', 'operator'] },
+      ),
+      { maxLength: 2 },
+    ),
+    actions: fc.array(
+      fc.record(
+        { variableId: variableIds, operation: mostly(fc.constantFrom<string>(...OPERATIONS), fc.constant('power')), operand: fc.oneof(subject, fc.record({ type: fc.constant('number'), value: small }), fc.record({ type: fc.constant('text'), value: text })) },
+        { requiredKeys: ['variableId', 'operation'] },
+      ),
+      { maxLength: 2 },
+    ),
+    target,
+  },
+  { requiredKeys: ['stepId'] },
+);
+const rule = ruleOf(stepIds);
+
+const theme = fc.record(
+  {
+    primaryColor: mostly(fc.constantFrom('#fff', '#4f46e5'), fc.constantFrom('#12', 'red')),
+    background: mostly(
+      fc.constantFrom({ type: 'color', value: '#eef' }, { type: 'image', value: 'https://img.example.test/bg.png' }, { type: 'gradient', value: 'linear-gradient(#fff, #eee)' }),
+      fc.record({ type: fc.constantFrom('color', 'image', 'gradient', 'video'), value: fc.constantFrom('#fff', 'https://img.example.test/bg.png', 'linear-gradient(#fff, #eee)', 'url(javascript:x)', '') }),
+    ),
+    fontFamily: mostly(fc.constantFrom('Inter', 'Roboto'), fc.constantFrom('custom', 'x;}body{')),
+    customFont: fc.oneof(
+      fc.constant(null),
+      fc.record({ family: fc.constantFrom('Brand Sans', '}'), fileName: fc.constantFrom('brand.woff2', ''), assetId: fc.constantFrom('ast_1'), format: fc.constantFrom('woff2', 'eot'), url: fc.constantFrom('https://cdn.example.test/b.woff2', 'ftp://x') }),
+    ),
+    textColor: mostly(fc.constant('#000'), fc.constant('black')),
+    buttonTextColor: mostly(fc.constant('#fff'), fc.constant('#ggg')),
+    borderRadius: fc.integer({ min: -1, max: 40 }),
+  },
+  { requiredKeys: [] },
+);
+
+const settings = fc.record(
+  {
+    name: text,
+    slug: fc.constantFrom('fuzz-a', 'Fuzz A', '', 'fuzz--b'),
+    submitButtonLabel: text,
+    hidden: fc.record({
+      variables: fc.array(
+        fc.record({ id: variableIds, name: fc.constantFrom('Total', 'total', 'Note', ''), type: fc.constantFrom('number', 'text', 'boolean'), initialValue: fc.oneof(small, text) }, { requiredKeys: ['name', 'type'] }),
+        { maxLength: 3 },
+      ),
+    }),
+    submissions: fc.record(
+      {
+        thankYou: fc.record({ title: text, buttonUrl: fc.constantFrom('https://example.test', 'nope'), showButton: fc.boolean() }, { requiredKeys: [] }),
+        thankYouScreens: fc.array(fc.record({ id: fc.constantFrom('tys_done', 'tys_x'), title: text, redirectUrl: fc.constantFrom('https://example.test/r', 'javascript:x') }, { requiredKeys: [] }), { maxLength: 2 }),
+      },
+      { requiredKeys: [] },
+    ),
+  },
+  { requiredKeys: [] },
+);
+
+const quiz = fc.oneof(
+  fc.constant(null),
+  fc.record(
+    {
+      enabled: fc.boolean(),
+      type: fc.constantFrom('match', 'score', 'trivia'),
+      mode: fc.constantFrom('match', 'personality'),
+      endings: fc.array(fc.record({ id: fc.constantFrom('end_a', 'end_b'), screenId: fc.constantFrom('tys_done', 'tys_x', '__service_default_thank_you__'), minScore: small, maxScore: small }, { requiredKeys: ['screenId'] }), { maxLength: 2 }),
+      mappings: fc.array(fc.record({ fieldId: fieldIds, optionValue: fc.constantFrom('Small', 'Large', ''), endingId: fc.constantFrom('end_a', 'end_b'), points: small }, { requiredKeys: ['fieldId', 'optionValue'] }), { maxLength: 2 }),
+    },
+    { requiredKeys: [] },
+  ),
+);
+
+const workflow = fc.record(
+  { version: fc.constantFrom(1, 2), enabled: fc.boolean(), rules: fc.array(rule, { maxLength: 3 }), fallbacks: fc.dictionary(stepIds, target, { maxKeys: 2 }) },
+  { requiredKeys: [] },
+);
+
+const draftSchema = fc.record(
+  { version: fc.constant(1), steps: mostly(fc.array(step, { minLength: 1, maxLength: 3 }), fc.constant([])), settings, theme, workflow, quiz },
+  { requiredKeys: ['steps'] },
+);
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** Every path to a node under the root. */
+function pathsOf(value: unknown, prefix: (string | number)[] = []): (string | number)[][] {
+  if (Array.isArray(value)) return value.flatMap((item, i) => [[...prefix, i], ...pathsOf(item, [...prefix, i])]);
+  if (typeof value === 'object' && value !== null) return Object.entries(value).flatMap(([key, item]) => [[...prefix, key], ...pathsOf(item, [...prefix, key])]);
+  return [];
+}
+
+/** Deletes, replaces or duplicates one random node of a (near-valid) value. */
+function mutate(value: unknown, pick: number, op: 'delete' | 'replace' | 'duplicate', replacement: Json): unknown {
+  const copy = structuredClone(value) as Record<string | number, unknown>;
+  const paths = pathsOf(copy);
+  if (!paths.length) return copy;
+  const path = paths[pick % paths.length];
+  const key = path[path.length - 1];
+  const parent = path.slice(0, -1).reduce<Record<string | number, unknown>>((node, k) => node[k] as Record<string | number, unknown>, copy);
+  if (op === 'delete') {
+    if (Array.isArray(parent)) parent.splice(key as number, 1);
+    else delete parent[key];
+  } else if (op === 'replace') {
+    parent[key] = replacement;
+  } else if (Array.isArray(parent)) {
+    parent.splice(key as number, 0, structuredClone(parent[key as number]));
+  } else {
+    parent[`${String(key)}Copy`] = structuredClone(parent[key]);
+  }
+  return copy;
+}
+
+/** The value as generated, or with one random node deleted, replaced by random JSON, or duplicated. */
+const mutated = <T>(arb: fc.Arbitrary<T>): fc.Arbitrary<unknown> =>
+  fc.oneof(
+    { weight: 1, arbitrary: arb },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(arb, fc.nat(), fc.constantFrom('delete' as const, 'replace' as const, 'duplicate' as const), fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<Json>)
+        .map(([value, pick, op, replacement]) => mutate(value, pick, op, replacement)),
+    },
+  );
+
+/** `draft_revision` / `force`: usually absent (so the edit can apply), sometimes stale, forced or malformed. */
+const guard = fc.oneof(
+  { weight: 3, arbitrary: fc.constant({}) },
+  { weight: 2, arbitrary: fc.record({ draft_revision: mostly(fc.integer({ min: -1, max: 3 }), fc.jsonValue()), force: mostly(fc.boolean(), fc.jsonValue()) }, { requiredKeys: [] }) },
+);
+const position = mostly(fc.integer({ min: -1, max: 5 }), fc.jsonValue());
+/** `position` or its alias `index`, rarely both. */
+const positioned = fc.oneof(
+  { weight: 3, arbitrary: fc.constant({}) },
+  { weight: 3, arbitrary: fc.record({ position }) },
+  { weight: 2, arbitrary: fc.record({ index: position }) },
+  { weight: 1, arbitrary: fc.record({ position, index: position }) },
+);
+/** A body with the control members merged in. */
+const withControl = (body: fc.Arbitrary<object>, ...controls: fc.Arbitrary<object>[]) =>
+  fc.tuple(body, ...controls).map((parts) => Object.assign({}, ...parts) as Record<string, unknown>);
+
+// ---------------------------------------------------------------------------------------------------------------
+
+describe('forms-api: fuzzing the write endpoints', () => {
+  let api: FormsApiHarness;
+  let prisma: FormsPrisma;
+  let formId: string;
+  let publicId: string;
+  let upload: { id: string; fileName: string; mimeType: string; size: number; url: string };
+  let foreignUpload: { id: string; fileName: string; mimeType: string; size: number; url: string };
+
+  const formPath = (suffix = '') => `/api/v1/forms/${formId}${suffix}`;
+
+  beforeAll(async () => {
+    api = await formsApi();
+    prisma = api.app.get(FormsPrisma);
+    const created = (await api.as().post('/api/v1/forms').send({ draftSchema: baseDraft() }).expect(201)).body.data;
+    formId = created.id;
+    publicId = created.public_id;
+    await api.as().post(formPath('/publish')).send({}).expect(200);
+    const server = api.app.getHttpServer();
+    const sendFile = (pid: string) =>
+      request(server).post(`/api/public/forms/${pid}/uploads`).set('content-type', 'application/octet-stream').set('x-file-name', 'notes.txt').set('x-file-type', 'text/plain').send(Buffer.from('hello fuzz'));
+    upload = (await sendFile(publicId).expect(201)).body;
+    // An upload of another form, which a file answer here must not be able to use.
+    const other = (await api.as().post('/api/v1/forms').send({ draftSchema: baseDraft() }).expect(201)).body.data;
+    await api.as().post(`/api/v1/forms/${other.id}/publish`).send({}).expect(200);
+    foreignUpload = (await sendFile(other.public_id).expect(201)).body;
+  });
+  afterAll(() => api?.close());
+
+  const snapshot = async () => {
+    const parts = await Promise.all(
+      TABLES.map((table) => prisma.$queryRawUnsafe<Array<{ digest: string | null }>>(`SELECT md5(string_agg(t::text, '|' ORDER BY t::text)) AS digest FROM ${table} t`)),
+    );
+    return parts.map(([row]) => row.digest).join(':');
+  };
+
+  /** Puts the fuzzed form back to the base draft (and the base published snapshot when a publish went through). */
+  const restore = async (republish: boolean) => {
+    await api.as().put(formPath('/draft')).send({ draftSchema: baseDraft(), force: true }).expect(200);
+    if (republish) await api.as().post(formPath('/publish')).send({}).expect(200);
+  };
+
+  const generic = fc.oneof(
+    fc.jsonValue(),
+    fc.jsonValue({ stringUnit: 'grapheme' }),
+    fc.dictionary(fc.constantFrom(...PROPERTY_NAMES), fc.oneof(fc.jsonValue(), fc.jsonValue({ stringUnit: 'grapheme' })), { maxKeys: 6 }),
+  );
+  const withGeneric = (structured: fc.Arbitrary<unknown>) => fc.oneof({ weight: 1, arbitrary: generic }, { weight: 3, arbitrary: structured });
+
+  const submissionBodies = () => {
+    const fileAnswer = fc.oneof(
+      fc.constant(upload),
+      fc.constant([upload]),
+      fc.constant([upload, upload, upload]),
+      fc.constant([foreignUpload]),
+      fc.record({
+        id: fc.constantFrom('upl_nope', '', upload.id, foreignUpload.id),
+        fileName: fc.constantFrom(upload.fileName, 'cv.pdf', ''),
+        mimeType: fc.constantFrom(upload.mimeType, 'application/pdf', 'image/png'),
+        size: fc.oneof(fc.nat(), fc.jsonValue()),
+        url: fc.constantFrom(upload.url, 'https://evil.example.test/x', 'javascript:x'),
+      }),
+    );
+    const answer = fc.oneof(fc.jsonValue(), fc.constantFrom('Small', 'Large', 'a@example.com', 'A@EXAMPLE.COM', 'nope', 'true', 'on', 42, true, false, '', ' ', 3, 5, 11, []), fileAnswer);
+    const values = fc.dictionary(fc.constantFrom('fld_name', 'fld_size', 'fld_count', 'fld_src', 'fld_email', 'fld_ok', 'fld_file', 'fld_rate', 'fld_unknown', 'utm_source'), answer, { maxKeys: 5 });
+    const wrapper = fc.record(
+      {
+        values,
+        hiddenValues: fc.oneof(fc.dictionary(fc.constantFrom('utm_source', 'nope'), fc.oneof(fc.string({ maxLength: 5 }), fc.jsonValue())), fc.jsonValue()),
+        completedStepIds: fc.oneof(fc.array(stepIds, { maxLength: 3 }), fc.jsonValue()),
+        analyticsSessionId: fc.oneof(fc.constantFrom('ses_1', 'ses_2', 'ses_3', ''), fc.string({ maxLength: 140 }), fc.jsonValue()),
+        marketingTrackingAllowed: fc.oneof(fc.boolean(), fc.jsonValue()),
+        viewerCountry: fc.constantFrom('DE', 'de', 'Germany', '', null),
+      },
+      { requiredKeys: ['values'] },
+    );
+    return withGeneric(fc.oneof(values, mutated(wrapper)));
+  };
+
+  const endpoints = (): Array<{ name: string; method: 'post' | 'put' | 'patch'; path: string; bodies: fc.Arbitrary<unknown>; publicRoute?: boolean }> => {
+    const title = mostly(text, fc.jsonValue());
+    // Generated drafts, and the base draft with one node deleted, replaced or duplicated.
+    const draft = fc.oneof(mutated(draftSchema), mutated(fc.constant(null).map(() => baseDraft())));
+    const stepOneFields = ['fld_name', 'fld_size', 'fld_count', 'fld_src'];
+    return [
+      {
+        name: 'create',
+        method: 'post',
+        path: '/api/v1/forms',
+        bodies: withGeneric(
+          fc.record({ title, draftSchema: draft, workspaceId: mostly(fc.constant(api.main.workspaceId), fc.constantFrom('wrk_nope', '')), workspace_id: fc.constantFrom(api.main.workspaceId, 'wrk_nope') }, { requiredKeys: [] }),
+        ),
+      },
+      { name: 'patch form', method: 'patch', path: formPath(), bodies: withGeneric(withControl(fc.record({ title, draftSchema: draft }, { requiredKeys: [] }), guard)) },
+      { name: 'put draft', method: 'put', path: formPath('/draft'), bodies: withGeneric(withControl(fc.record({ draftSchema: draft }), guard)) },
+      { name: 'publish', method: 'post', path: formPath('/publish'), bodies: withGeneric(withControl(fc.record({ draftSchema: draft }, { requiredKeys: [] }), guard)) },
+      {
+        name: 'add step',
+        method: 'post',
+        path: formPath('/steps'),
+        bodies: withGeneric(mutated(withControl(fc.record({ id: stepIds, title: text, description: text, fields: fc.array(field, { maxLength: 2 }) }, { requiredKeys: [] }), positioned, guard))),
+      },
+      {
+        name: 'patch step',
+        method: 'patch',
+        path: formPath('/steps/stp_two'),
+        bodies: withGeneric(
+          mutated(
+            withControl(
+              fc.oneof(
+                { weight: 4, arbitrary: fc.record({ title: mostly(text, fc.constant(null)), description: fc.oneof(text, fc.constant(null)) }, { requiredKeys: [] }) },
+                { weight: 1, arbitrary: fc.record({ title: text, id: stepIds, fields: fc.array(field, { maxLength: 1 }) }, { requiredKeys: [] }) },
+              ),
+              guard,
+            ),
+          ),
+        ),
+      },
+      {
+        name: 'reorder steps',
+        method: 'post',
+        path: formPath('/steps/reorder'),
+        bodies: withGeneric(
+          withControl(
+            fc.record({
+              step_ids: fc.oneof(
+                { weight: 3, arbitrary: fc.shuffledSubarray(['stp_one', 'stp_two', 'stp_three'], { minLength: 3 }) },
+                { weight: 1, arbitrary: fc.shuffledSubarray(['stp_one', 'stp_two', 'stp_three']) },
+                { weight: 1, arbitrary: fc.array(stepIds, { maxLength: 4 }) },
+                { weight: 1, arbitrary: fc.jsonValue() },
+              ),
+            }),
+            guard,
+          ),
+        ),
+      },
+      { name: 'move step', method: 'post', path: formPath('/steps/stp_three/move'), bodies: withGeneric(withControl(fc.record({ position }), guard)) },
+      { name: 'add field', method: 'post', path: formPath('/steps/stp_two/fields'), bodies: withGeneric(mutated(withControl(field, positioned, guard))) },
+      {
+        name: 'patch field',
+        method: 'patch',
+        path: formPath('/fields/fld_size'),
+        bodies: withGeneric(
+          mutated(
+            withControl(
+              fc.oneof(
+                { weight: 3, arbitrary: fc.record(fieldProperties('single_choice', false), { requiredKeys: [] }) },
+                { weight: 2, arbitrary: fc.constantFrom<string>(...FIELD_TYPES).chain((type) => fc.record({ type: fc.constant(type), ...fieldProperties(type, false) }, { requiredKeys: ['type'] })) },
+                { weight: 1, arbitrary: fc.record({ id: fieldIds, label: text }, { requiredKeys: [] }) },
+              ),
+              guard,
+            ),
+          ),
+        ),
+      },
+      {
+        name: 'reorder fields',
+        method: 'post',
+        path: formPath('/steps/stp_one/fields/reorder'),
+        bodies: withGeneric(
+          withControl(
+            fc.record({
+              field_ids: fc.oneof(
+                { weight: 3, arbitrary: fc.shuffledSubarray(stepOneFields, { minLength: stepOneFields.length }) },
+                { weight: 1, arbitrary: fc.array(fieldIds, { maxLength: 5 }) },
+                { weight: 1, arbitrary: fc.jsonValue() },
+              ),
+            }),
+            guard,
+          ),
+        ),
+      },
+      {
+        name: 'move field',
+        method: 'post',
+        path: formPath('/fields/fld_count/move'),
+        bodies: withGeneric(withControl(fc.record({ position, stepId: mostly(fc.constantFrom('stp_one', 'stp_two', 'stp_three'), stepIds) }, { requiredKeys: ['position'] }), guard)),
+      },
+      {
+        name: 'logic',
+        method: 'put',
+        path: formPath('/steps/stp_one/logic'),
+        bodies: withGeneric(
+          mutated(withControl(fc.record({ rules: fc.array(ruleOf(mostly(fc.constant('stp_one'), stepIds)), { maxLength: 3 }), fallbackTarget: fc.oneof(target, fc.constant(null)) }, { requiredKeys: ['rules'] }), guard)),
+        ),
+      },
+      { name: 'design', method: 'patch', path: formPath('/design'), bodies: withGeneric(mutated(withControl(fc.record({ theme }), guard))) },
+      { name: 'submit (key)', method: 'post', path: formPath('/submissions'), bodies: submissionBodies() },
+      { name: 'submit (public)', method: 'post', path: `/api/public/forms/${publicId}/submissions`, bodies: submissionBodies(), publicRoute: true },
+    ];
+  };
+
+  const ENDPOINT_NAMES = [
+    'create', 'patch form', 'put draft', 'publish', 'add step', 'patch step', 'reorder steps', 'move step', 'add field', 'patch field', 'reorder fields',
+    'move field', 'logic', 'design', 'submit (key)', 'submit (public)',
+  ];
+  const endpoint = (name: string) => endpoints().find((e) => e.name === name)!;
+  const send = (e: { method: 'post' | 'put' | 'patch'; path: string; publicRoute?: boolean }, json: string) =>
+    api.as(e.publicRoute ? '' : undefined)[e.method](e.path).set('content-type', 'application/json').send(json);
+
+  /** A rejection: a 4xx (never a 5xx) with the error envelope, and the forms tables exactly as they were. */
+  const expectCleanRejection = async (context: object, res: request.Response, before: string) => {
+    const unchanged = (await snapshot()) === before;
+    expect({ ...context, status: res.status, isClientError: res.status >= 400 && res.status < 500, error: res.body?.error, unchanged }).toEqual({
+      ...context,
+      status: res.status,
+      isClientError: true,
+      error: expect.objectContaining({ type: expect.any(String), code: expect.any(String), message: expect.any(String) }),
+      unchanged: true,
+    });
+  };
+
+  it('names every fuzzed endpoint', () => {
+    expect(endpoints().map((e) => e.name)).toEqual(ENDPOINT_NAMES);
+  });
+
+  describe('random JSON bodies: a 4xx envelope and no change, or a success that leaves a re-parseable draft', () => {
+    it.each(ENDPOINT_NAMES)('%s', async (name) => {
+      const e = endpoint(name);
+      const counts = { accepted: 0, rejected: 0 };
+      await fc.assert(
+        fc.asyncProperty(e.bodies, async (body) => {
+          const before = await snapshot();
+          const res = await send(e, JSON.stringify(body));
+          if (res.status >= 200 && res.status < 300) {
+            counts.accepted++;
+            if (name.startsWith('submit')) return;
+            // The draft the accepted edit left behind parses again, unchanged.
+            const id = name === 'create' ? res.body.data.id : formId;
+            const stored = await api.as().get(`/api/v1/forms/${id}`);
+            expect({ name, body, status: stored.status }).toEqual({ name, body, status: 200 });
+            const again = await api.as().put(`/api/v1/forms/${id}/draft`).send({ draftSchema: stored.body.draft_schema, force: true });
+            expect({ name, body, stored: stored.body.draft_schema, status: again.status, error: again.body.error }).toEqual({ name, body, stored: stored.body.draft_schema, status: 200, error: undefined });
+            expect({ name, body, draft: again.body.draft_schema }).toEqual({ name, body, draft: stored.body.draft_schema });
+            if (name !== 'create') await restore(name === 'publish');
+            return;
+          }
+          await expectCleanRejection({ name, body }, res, before);
+          counts.rejected++;
+        }),
+        { numRuns: 80 },
+      );
+      // Most random bodies are wrong somewhere: the rejection path must have been exercised.
+      expect(counts.rejected).toBeGreaterThan(20);
+    }, 60_000);
+  });
+
+  // Found by the property above: publishing with a draftSchema saves it even when the publish is refused.
+  it('publish with a draftSchema that is valid but not publishable: 400 and the draft is left as it was', async () => {
+    const before = await snapshot();
+    const stored = await api.as().get(formPath()).expect(200);
+    const res = await api.as().post(formPath('/publish')).send({ draftSchema: { settings: { name: 'Not publishable' }, steps: [{ id: 'stp_empty', title: 'Empty', fields: [] }] } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ type: 'invalid_request', code: 'draft_not_publishable' });
+    const after = await api.as().get(formPath()).expect(200);
+    const unchanged = (await snapshot()) === before;
+    if (!unchanged) await restore(false);
+    expect({ title: after.body.data.title, draft_revision: after.body.data.draft_revision, steps: after.body.draft_schema.steps.map((s: { id: string }) => s.id), unchanged }).toEqual({
+      title: stored.body.data.title,
+      draft_revision: stored.body.data.draft_revision,
+      steps: stored.body.draft_schema.steps.map((s: { id: string }) => s.id),
+      unchanged: true,
+    });
+  });
+
+  /**
+   * Well-formed JSON that PostgreSQL or a recursive library cannot take: a NUL character, a lone UTF-16 surrogate
+   * (both valid JSON string escapes) and 5,000 levels of nesting (a 30 KB body, far under the 1 MiB limit).
+   */
+  describe('hostile but well-formed JSON is refused with a 4xx, never a 5xx', () => {
+    const NUL = 'before\u0000after';
+    const LONE_SURROGATE = 'before\ud800after';
+    const DEEP_MARKER = '__deep_marker__';
+    /** `{"a":{"a":…"bottom"…}}` written out directly (JSON.stringify itself would overflow on it). */
+    const deepJson = (levels: number) => `${'{"a":'.repeat(levels)}"bottom"${'}'.repeat(levels)}`;
+
+    /** A body the endpoint would accept, with `value` in its main free-text (or otherwise open) slot. */
+    const carrying = (name: string, value: unknown): unknown => {
+      const draftWith = () => ({ ...baseDraft(), settings: { ...baseDraft().settings, name: value } });
+      switch (name) {
+        case 'create':
+        case 'patch form':
+          return { title: value };
+        case 'put draft':
+        case 'publish':
+          return { draftSchema: draftWith() };
+        case 'add step':
+        case 'patch step':
+          return { title: value };
+        case 'reorder steps':
+          return { step_ids: ['stp_one', 'stp_two', 'stp_three'], draft_revision: value };
+        case 'move step':
+          return { position: value };
+        case 'add field':
+          return { type: 'text', label: value };
+        case 'patch field':
+          return { label: value };
+        case 'reorder fields':
+          return { field_ids: ['fld_name', 'fld_size', 'fld_count', 'fld_src'], draft_revision: value };
+        case 'move field':
+          return { position: 0, stepId: value };
+        case 'logic':
+          return { rules: [{ stepId: 'stp_one', conditions: [{ subject: { type: 'field', fieldId: 'fld_name' }, operator: 'equals', value }], target: 'end' }] };
+        case 'design':
+          return { theme: { fontFamily: 'custom', customFont: { family: 'Brand', fileName: value, assetId: 'ast_1', format: 'woff2', url: 'https://cdn.example.test/b.woff2' } } };
+        default:
+          return { values: { fld_name: value, fld_email: 'hostile@example.com' } };
+      }
+    };
+
+    /** A body with `value` where an object or array may nest: the draft, rules, theme, lists, answers. */
+    const nesting = (name: string, value: unknown): unknown => {
+      switch (name) {
+        case 'create':
+        case 'patch form':
+        case 'put draft':
+        case 'publish':
+          return { draftSchema: value };
+        case 'add step':
+          return { title: 'Deep', fields: [value] };
+        case 'reorder steps':
+          return { step_ids: [value] };
+        case 'reorder fields':
+          return { field_ids: [value] };
+        case 'logic':
+          return { rules: [value] };
+        case 'design':
+          return { theme: value };
+        default:
+          return carrying(name, value);
+      }
+    };
+
+    const cases = ENDPOINT_NAMES.flatMap((name) => [
+      [name, 'a NUL character', () => JSON.stringify(carrying(name, NUL))],
+      [name, 'a lone surrogate', () => JSON.stringify(carrying(name, LONE_SURROGATE))],
+      [name, '5,000 levels of nesting', () => JSON.stringify(nesting(name, DEEP_MARKER)).replace(`"${DEEP_MARKER}"`, deepJson(5000))],
+    ] as Array<[string, string, () => string]>);
+
+    it.each(cases)('%s with %s', async (name, what, body) => {
+      const e = endpoint(name);
+      const json = body();
+      const before = await snapshot();
+      const res = await send(e, json);
+      if (res.status >= 200 && res.status < 300) {
+        // Accepting is fine only when what was stored reads back (the value made it through intact or was normalised).
+        if (name !== 'create' && !name.startsWith('submit')) await restore(name === 'publish');
+        return;
+      }
+      await expectCleanRejection({ name, what, body: json.slice(0, 120) }, res, before);
+    });
+
+    /** Requests that would succeed but for the NUL character (`%00`) in an id of the path or query. */
+    const paths: Array<['get' | 'patch' | 'post' | 'delete', string, object | undefined]> = [
+      ['get', '/api/v1/forms/frm_%00', undefined],
+      ['patch', '/api/v1/forms/frm_%00', { title: 'x' }],
+      ['delete', '/api/v1/forms/frm_%00', undefined],
+      ['post', '/api/v1/forms/frm_%00/publish', {}],
+      ['post', '/api/v1/forms/frm_%00/close', {}],
+      ['get', '/api/v1/forms/{form}/submissions/sbm_%00', undefined],
+      ['get', '/api/v1/forms/{form}/uploads/upl_%00', undefined],
+      ['patch', '/api/v1/forms/{form}/steps/stp_%00', { title: 'x' }],
+      ['patch', '/api/v1/forms/{form}/fields/fld_%00', { label: 'x' }],
+      ['get', '/api/v1/forms?workspaceId=wrk_%00', undefined],
+      ['post', '/api/public/forms/pub_%00/submissions', {}],
+      ['get', '/f/pub_%00', undefined],
+    ];
+
+    it.each(paths)('a NUL character in an id: %s %s is a 4xx', async (method, template, body) => {
+      const path = template.replace('{form}', formId);
+      const before = await snapshot();
+      let test = (path.startsWith('/api/v1') ? api.as() : api.as(''))[method](path);
+      if (body) test = test.send(body);
+      const res = await test;
+      if (path.startsWith('/f/')) {
+        // The hosted page answers with an HTML page, not the JSON envelope.
+        expect({ path, status: res.status, isClientError: res.status >= 400 && res.status < 500 }).toEqual({ path, status: res.status, isClientError: true });
+        return;
+      }
+      await expectCleanRejection({ method, path }, res, before);
+    });
+  });
+});
