@@ -167,7 +167,7 @@ async function run(args: string[]): Promise<void> {
       withClient(database.url, async (client) => {
         const { rows } = await client.query<{ rows: number; counter: number; answered: number }>(
           `SELECT (SELECT count(*)::int FROM form_submissions WHERE form_id = $1) AS rows,
-                  (SELECT responses_count FROM forms WHERE id = $1) AS counter,
+                  (SELECT coalesce(sum(count), 0)::int FROM form_response_counts WHERE form_id = $1) AS counter,
                   (SELECT count(*)::int FROM form_submissions WHERE form_id = $1 AND id = ANY($2::text[])) AS answered`,
           [form.form_id, ids],
         );

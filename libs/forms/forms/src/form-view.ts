@@ -27,7 +27,7 @@ export const unixSeconds = (at: Date) => Math.floor(at.getTime() / 1000);
 
 export const publicUrl = (publicBaseUrl: string, publicId: string) => `${publicBaseUrl}/f/${publicId}`;
 
-export function toSummary(form: FormRow, publicBaseUrl: string): FormSummary {
+export function toSummary(form: FormRow, responsesCount: number, publicBaseUrl: string): FormSummary {
   return {
     id: form.id,
     workspace_id: form.workspace_id,
@@ -39,6 +39,6 @@ export function toSummary(form: FormRow, publicBaseUrl: string): FormSummary {
     published_at: form.published_at?.toISOString() ?? null,
     public_id: form.public_id,
     public_url: publicUrl(publicBaseUrl, form.public_id),
-    responses_count: form.responses_count,
+    responses_count: responsesCount,
   };
 }

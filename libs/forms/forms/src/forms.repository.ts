@@ -100,6 +100,12 @@ export class FormsRepository {
     return this.prisma.formVersion.findUnique({ where: { form_id_version: { form_id: formId, version } } });
   }
 
+  /** Completed submissions per form: the sum of each form's counter rows. */
+  async responseCounts(formIds: string[]): Promise<Map<string, number>> {
+    const rows = await this.prisma.formResponseCount.groupBy({ by: ['form_id'], where: { form_id: { in: formIds } }, _sum: { count: true } });
+    return new Map(rows.map((row) => [row.form_id, row._sum.count ?? 0]));
+  }
+
   async delete(formId: string): Promise<void> {
     await this.prisma.form.delete({ where: { id: formId } });
   }

@@ -73,7 +73,8 @@ export class FormsService {
       throw NotFound('workspace', query.workspaceId);
     }
     const rows = await this.repository.list(principal.tenantId, query.workspaceId, query.limit);
-    return { data: rows.map((row) => this.summary(row)), next_cursor: null };
+    const counts = await this.repository.responseCounts(rows.map((row) => row.id));
+    return { data: rows.map((row) => toSummary(row, counts.get(row.id) ?? 0, this.config.formsPublicBaseUrl)), next_cursor: null };
   }
 
   async get(principal: Principal, formId: string): Promise<FormDetail> {
@@ -177,16 +178,12 @@ export class FormsService {
   }
 
   async detail(form: FormRow): Promise<FormDetail> {
-    const version = await this.repository.version(form.id, form.published_version);
+    const [version, counts] = await Promise.all([this.repository.version(form.id, form.published_version), this.repository.responseCounts([form.id])]);
     return {
-      data: this.summary(form),
+      data: toSummary(form, counts.get(form.id) ?? 0, this.config.formsPublicBaseUrl),
       draft_schema: form.draft_schema as unknown as DraftSchema,
       published_schema: (version?.schema as unknown as DraftSchema) ?? null,
     };
-  }
-
-  summary(form: FormRow): FormSummary {
-    return toSummary(form, this.config.formsPublicBaseUrl);
   }
 
   private checkRevision(form: FormRow, guard: RevisionGuard): void {

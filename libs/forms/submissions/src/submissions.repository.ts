@@ -11,16 +11,20 @@ export interface NewSubmission {
   createdAt: Date;
 }
 
+/** Counter rows per form: enough that concurrent submitters rarely wait on the same row. */
+const RESPONSE_COUNT_SHARDS = 16;
+
 /** Submissions and uploads. The only place this domain talks to Prisma. */
 @Injectable()
 export class SubmissionsRepository {
   constructor(private readonly prisma: FormsPrisma) {}
 
   /**
-   * Stores the submission and counts it on the form in one statement. Returns false when the dedupe key was
+   * Stores the submission and counts it (on one of the form's counter rows) in one statement. Returns false when the dedupe key was
    * already used for this form (nothing is written then).
    */
   async insert(row: NewSubmission): Promise<boolean> {
+    const shard = Math.floor(Math.random() * RESPONSE_COUNT_SHARDS);
     const [{ inserted }] = await this.prisma.$queryRaw<{ inserted: number }[]>`
       WITH ins AS (
         INSERT INTO form_submissions (id, form_id, published_version, dedupe_key, record, created_at)
@@ -28,7 +32,9 @@ export class SubmissionsRepository {
         ON CONFLICT (form_id, dedupe_key) DO NOTHING
         RETURNING form_id
       ), counted AS (
-        UPDATE forms SET responses_count = responses_count + 1 FROM ins WHERE forms.id = ins.form_id RETURNING 1
+        INSERT INTO form_response_counts (form_id, shard, count) SELECT form_id, ${shard}, 1 FROM ins
+        ON CONFLICT (form_id, shard) DO UPDATE SET count = form_response_counts.count + 1
+        RETURNING 1
       )
       SELECT count(*)::int AS inserted FROM ins`;
     return inserted === 1;

@@ -14,7 +14,6 @@ CREATE TABLE "forms" (
     "published_version" INTEGER NOT NULL DEFAULT 0,
     "published_at" TIMESTAMPTZ(3),
     "public_id" TEXT NOT NULL,
-    "responses_count" INTEGER NOT NULL DEFAULT 0,
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
@@ -56,6 +55,15 @@ CREATE TABLE "form_uploads" (
     CONSTRAINT "form_uploads_pkey" PRIMARY KEY ("id")
 );
 
+-- CreateTable
+CREATE TABLE "form_response_counts" (
+    "form_id" TEXT NOT NULL,
+    "shard" INTEGER NOT NULL,
+    "count" INTEGER NOT NULL,
+
+    CONSTRAINT "form_response_counts_pkey" PRIMARY KEY ("form_id","shard")
+);
+
 -- CreateIndex
 CREATE UNIQUE INDEX "forms_public_id_key" ON "forms"("public_id");
 
@@ -85,3 +93,6 @@ ALTER TABLE "form_submissions" ADD CONSTRAINT "form_submissions_form_id_fkey" FO
 
 -- AddForeignKey
 ALTER TABLE "form_uploads" ADD CONSTRAINT "form_uploads_form_id_fkey" FOREIGN KEY ("form_id") REFERENCES "forms"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "form_response_counts" ADD CONSTRAINT "form_response_counts_form_id_fkey" FOREIGN KEY ("form_id") REFERENCES "forms"("id") ON DELETE CASCADE ON UPDATE CASCADE;
