@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { FormsPrisma } from '@forms/data-access';
+import { FormsPrisma, FormsSql } from '@forms/data-access';
 import type { SubmissionRecord } from './submission-record';
 
 export interface NewSubmission {
@@ -14,29 +14,38 @@ export interface NewSubmission {
 /** Counter rows per form: enough that concurrent submitters rarely wait on the same row. */
 const RESPONSE_COUNT_SHARDS = 16;
 
-/** Submissions and uploads. The only place this domain talks to Prisma. */
+const INSERT_SUBMISSION = `
+  WITH ins AS (
+    INSERT INTO form_submissions (id, form_id, published_version, dedupe_key, record, created_at)
+    VALUES ($1, $2, $3, $4, $5::json, $6)
+    ON CONFLICT (form_id, dedupe_key) DO NOTHING
+    RETURNING form_id
+  ), counted AS (
+    INSERT INTO form_response_counts (form_id, shard, count) SELECT form_id, $7, 1 FROM ins
+    ON CONFLICT (form_id, shard) DO UPDATE SET count = form_response_counts.count + 1
+    RETURNING 1
+  )
+  SELECT count(*)::int AS inserted FROM ins`;
+
+/** Submissions and uploads. The only place this domain talks to the database. */
 @Injectable()
 export class SubmissionsRepository {
-  constructor(private readonly prisma: FormsPrisma) {}
+  constructor(
+    private readonly prisma: FormsPrisma,
+    private readonly sql: FormsSql,
+  ) {}
 
   /**
-   * Stores the submission and counts it (on one of the form's counter rows) in one statement. Returns false when the dedupe key was
-   * already used for this form (nothing is written then).
+   * Stores the submission and counts it (on one of the form's counter rows) in one statement, prepared once per
+   * connection. Returns false when the dedupe key was already used for this form (nothing is written then).
    */
   async insert(row: NewSubmission): Promise<boolean> {
     const shard = Math.floor(Math.random() * RESPONSE_COUNT_SHARDS);
-    const [{ inserted }] = await this.prisma.$queryRaw<{ inserted: number }[]>`
-      WITH ins AS (
-        INSERT INTO form_submissions (id, form_id, published_version, dedupe_key, record, created_at)
-        VALUES (${row.id}, ${row.formId}, ${row.publishedVersion}, ${row.dedupeKey}, ${JSON.stringify(row.record)}::jsonb, ${row.createdAt})
-        ON CONFLICT (form_id, dedupe_key) DO NOTHING
-        RETURNING form_id
-      ), counted AS (
-        INSERT INTO form_response_counts (form_id, shard, count) SELECT form_id, ${shard}, 1 FROM ins
-        ON CONFLICT (form_id, shard) DO UPDATE SET count = form_response_counts.count + 1
-        RETURNING 1
-      )
-      SELECT count(*)::int AS inserted FROM ins`;
+    const [{ inserted }] = await this.sql.query<{ inserted: number }>({
+      name: 'insert_form_submission',
+      text: INSERT_SUBMISSION,
+      values: [row.id, row.formId, row.publishedVersion, row.dedupeKey, JSON.stringify(row.record), row.createdAt, shard],
+    });
     return inserted === 1;
   }
 

@@ -36,7 +36,7 @@ CREATE TABLE "form_submissions" (
     "form_id" TEXT NOT NULL,
     "published_version" INTEGER NOT NULL,
     "dedupe_key" TEXT,
-    "record" JSONB NOT NULL,
+    "record" JSON NOT NULL,
     "created_at" TIMESTAMPTZ(3) NOT NULL,
 
     CONSTRAINT "form_submissions_pkey" PRIMARY KEY ("id")
