@@ -180,12 +180,12 @@ describe('forms-api: forms, drafts and revisions', () => {
     it('concurrent edits without a revision are all applied: no update is lost', async () => {
       const { body: form } = await create().expect(201);
       const id = form.data.id;
-      const results = await Promise.all(Array.from({ length: 6 }, (_, i) => api.as().post(`/api/v1/forms/${id}/steps`).send({ title: `Added ${i}` })));
-      expect(results.map((r) => r.status)).toEqual(Array(6).fill(201));
+      const results = await Promise.all(Array.from({ length: 8 }, (_, i) => api.as().post(`/api/v1/forms/${id}/steps`).send({ title: `Added ${i}` })));
+      expect(results.map((r) => r.status)).toEqual(Array(8).fill(201));
       const stored = await api.as().get(`/api/v1/forms/${id}`).expect(200);
-      expect(stored.body.data.draft_revision).toBe(6);
+      expect(stored.body.data.draft_revision).toBe(8);
       expect(stored.body.draft_schema.steps.map((s: { title: string }) => s.title).filter((t: string) => t.startsWith('Added')).sort()).toEqual(
-        Array.from({ length: 6 }, (_, i) => `Added ${i}`),
+        Array.from({ length: 8 }, (_, i) => `Added ${i}`),
       );
     });
 

@@ -33,7 +33,10 @@ export interface DraftWriteResult<T> {
 
 const DEFAULT_TITLE = 'Untitled form';
 /** Retries of a write that lost a compare-and-set race to a concurrent writer (only when no revision was sent). */
-const MAX_WRITE_ATTEMPTS = 5;
+const MAX_WRITE_ATTEMPTS = 20;
+
+/** A short random pause before retrying, growing with the attempt, so racing writers stop colliding in lockstep. */
+const backoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * Math.min(attempt, 8)));
 
 /** Forms and their drafts: creation, reads, draft writes under optimistic concurrency, publishing and closing. */
 @Injectable()
@@ -157,6 +160,7 @@ export class FormsService {
       if (written) return { form: written, result: outcome.result, draft_revision: written.draft_revision, draft_updated_at: unixSeconds(written.draft_updated_at) };
       if (checked) throw staleRevision(form.draft_revision + 1, guard.draft_revision as number);
       if (attempt >= MAX_WRITE_ATTEMPTS) throw Conflict('draft_busy', 'The draft is being changed by other writers right now; retry shortly.');
+      await backoff(attempt);
     }
   }
 
