@@ -4,7 +4,9 @@ import { ConfigModule } from '@shared/config';
 import { CoreModule } from '@shared/core';
 import { FormsDataAccessModule } from '@forms/data-access';
 import { AccountsService, FormsAccountsModule } from '@forms/accounts';
+import { profiled, ProfileSwitch } from './cpu-profile';
 import { callApi } from './fixtures';
+import { appEntry, freePort, RunningApp, startApp } from './server';
 
 /** What the forms benchmarks share: an account, a published 10-field, 3-step form and answers to it. */
 
@@ -146,4 +148,25 @@ export async function createPublishedBenchForm(baseUrl: string, apiKey: string):
   const { id, public_id: publicId, public_url: publicUrl } = created.body.data;
   await callApi(baseUrl, 'POST', `/api/v1/forms/${id}/publish`, { key: apiKey, body: {}, expect: 200 });
   return { form_id: id, public_id: publicId, public_url: publicUrl };
+}
+
+/** Starts the built forms-api on a free port against `databaseUrl`, under the CPU profiler when `profile` is given. */
+export async function startFormsApi(
+  databaseUrl: string,
+  profile?: { dir: string; name: string; intervalUs: number },
+): Promise<{ app: RunningApp; profile?: ProfileSwitch }> {
+  const entry = appEntry('forms-api');
+  const wrap = profile ? profiled(entry, profile.dir, profile.name, profile.intervalUs) : undefined;
+  const port = await freePort();
+  const app = await startApp(wrap?.entry ?? entry, {
+    port,
+    env: {
+      FORMS_DATABASE_URL: databaseUrl,
+      FORMS_PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      RATE_LIMIT_REQUESTS: '0',
+      LOG_LEVEL: 'silent',
+      ...(wrap?.env ?? {}),
+    },
+  });
+  return { app, profile: wrap ? new ProfileSwitch(app.pid, wrap.out) : undefined };
 }

@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Benchmark, choiceOption, emit, intOption, log, onInterrupt, parseOptions } from './cli';
-import { describeSummary, profiled, ProfileSwitch, readProfile, summarizeProfile } from './cpu-profile';
+import { describeSummary, readProfile, summarizeProfile } from './cpu-profile';
 import { dropBenchDatabase, ensureBenchDatabase, redactUrl, withClient } from './databases';
 import { callApi } from './fixtures';
-import { BENCH_FORM_FIELD_COUNT, BENCH_FORM_STEP_COUNT, benchAnswers, createFormsAccount, createPublishedBenchForm } from './forms-fixtures';
+import { BENCH_FORM_FIELD_COUNT, BENCH_FORM_STEP_COUNT, benchAnswers, createFormsAccount, createPublishedBenchForm, startFormsApi } from './forms-fixtures';
 import { GeneratedRequest, measure } from './measure';
-import { appEntry, freePort, processRssMb, RunningApp, startApp } from './server';
+import { processRssMb, RunningApp } from './server';
 
 const DATABASE = 'pl_bench_forms_submission';
 const GOAL_REQ_PER_S = 1000;
@@ -61,20 +61,9 @@ async function run(args: string[]): Promise<void> {
     const account = await createFormsAccount(database.url, `submission-${runId}@bench.example`);
     log(`forms-submission: account ${account.owner_id}, workspace ${account.workspace_id}`);
 
-    const entry = appEntry('forms-api');
-    const wrap = o['cpu-prof-dir'] ? profiled(entry, o['cpu-prof-dir'], `forms-submission-${via}-${Date.now()}`, intervalUs) : undefined;
-    const port = await freePort();
-    app = await startApp(wrap?.entry ?? entry, {
-      port,
-      env: {
-        FORMS_DATABASE_URL: database.url,
-        FORMS_PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-        RATE_LIMIT_REQUESTS: '0',
-        LOG_LEVEL: 'silent',
-        ...(wrap?.env ?? {}),
-      },
-    });
-    const profile = wrap ? new ProfileSwitch(app.pid, wrap.out) : undefined;
+    const started = await startFormsApi(database.url, o['cpu-prof-dir'] ? { dir: o['cpu-prof-dir'], name: `forms-submission-${via}-${Date.now()}`, intervalUs } : undefined);
+    app = started.app;
+    const profile = started.profile;
     const baseUrl = app.baseUrl;
 
     const form = await createPublishedBenchForm(baseUrl, account.api_key);
