@@ -1,6 +1,7 @@
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import { DomainError } from './domain-error';
 import { ErrorCodes } from './error-codes';
+import { findUnstorableInput } from './storable-input';
 
 /** Depth-first path of the first failing property, e.g. `consent_evidence.collected_at` or `tags[2]`. */
 export function firstFailure(errors: ValidationError[], parent = ''): { field: string; reason: string } | undefined {
@@ -17,9 +18,22 @@ export function firstFailure(errors: ValidationError[], parent = ''): { field: s
   return undefined;
 }
 
+/**
+ * Refuses input the database cannot store (NUL, lone surrogates) or the validators cannot walk (extreme depth) before
+ * validating. It runs for every handler argument, DTO or not, so untyped bodies and path ids are covered too; a
+ * Fastify hook would do the same for every request, at a measurable cost per request.
+ */
+class StorableInputValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const problem = findUnstorableInput(value, metadata.type === 'body' ? '' : (metadata.data ?? ''));
+    if (problem) throw problem;
+    return super.transform(value, metadata);
+  }
+}
+
 /** Strict DTO validation: unknown properties rejected, values transformed, first problem named in the envelope. */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new StorableInputValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,

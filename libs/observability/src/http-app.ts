@@ -3,7 +3,7 @@ import { HttpAdapterHost, ModulesContainer, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomUUID } from 'node:crypto';
 import { APP_CONFIG, AppConfig, loadConfig } from '@shared/config';
-import { createValidationPipe, ErrorEnvelopeFilter, findUnstorableInput, toErrorResponse } from '@shared/errors';
+import { createValidationPipe, ErrorEnvelopeFilter } from '@shared/errors';
 import { createLogger, loggerOptions, PinoNestLogger } from './logger';
 import { exitOnSignal } from './shutdown';
 
@@ -36,15 +36,6 @@ export function createFastifyAdapter(config: AppConfig, options: HttpAppOptions)
   adapter.getInstance().addHook('onRequest', (request, reply, done) => {
     for (const name of echo) reply.header(name, request.id);
     done();
-  });
-  // Input the database cannot store (NUL, lone surrogates) or the validators cannot walk (extreme depth) is a 400
-  // before any handler sees it.
-  adapter.getInstance().addHook('preHandler', (request, reply, done) => {
-    const problem =
-      findUnstorableInput(request.params, '') ?? findUnstorableInput(request.query, '') ?? findUnstorableInput(request.body, '');
-    if (!problem) return done();
-    const response = toErrorResponse(problem);
-    void reply.code(response.status).send(response.body);
   });
   return adapter;
 }
