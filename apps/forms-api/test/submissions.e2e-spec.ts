@@ -221,6 +221,17 @@ describe('forms-api: publish, submissions and the hosted page', () => {
       expect(scriptPath).toMatch(/^\/f\/assets\/form\.[0-9a-f]{8}\.js$/);
       const script = await request(server).get(scriptPath!).expect(200);
       expect(script.headers['cache-control']).toContain('immutable');
+      // Compressed for clients that accept it (supertest inflates it again), plain otherwise.
+      const zipped = await request(server).get(`/f/${publicId}`).set('accept-encoding', 'gzip, br').expect(200);
+      expect(zipped.headers['content-encoding']).toBe('gzip');
+      expect(zipped.text).toBe(page.text);
+      const plain = await request(server).get(`/f/${publicId}`).set('accept-encoding', 'identity').expect(200);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.headers.vary).toBe('accept-encoding');
+      expect(plain.text).toBe(page.text);
+      const zippedScript = await request(server).get(scriptPath!).set('accept-encoding', 'gzip').expect(200);
+      expect(zippedScript.headers['content-encoding']).toBe('gzip');
+      expect(zippedScript.text).toBe(script.text);
       await request(server).get('/f/assets/form.00000000.js').expect(404);
       await request(server).get('/f/pub_unknown').expect(404);
     });

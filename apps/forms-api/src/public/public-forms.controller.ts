@@ -4,12 +4,19 @@ import { Public } from '@shared/auth';
 import { NotFound } from '@shared/errors';
 import { PublishedForms } from '@forms/forms';
 import { SubmissionsService, UploadsService } from '@forms/submissions';
-import { HostedPages } from './hosted-pages';
+import { EncodedBody, HostedPages } from './hosted-pages';
 
 interface Reply {
   status(code: number): Reply;
   header(name: string, value: string): Reply;
-  send(payload: string): void;
+  send(payload: Buffer): void;
+}
+
+/** Picks the gzip body when the client takes it; either way caches must key on Accept-Encoding. */
+function sendBody(reply: Reply, body: EncodedBody, acceptEncoding: string | undefined): void {
+  reply.header('vary', 'accept-encoding');
+  if (/\bgzip\b/.test(acceptEncoding ?? '')) reply.header('content-encoding', 'gzip').send(body.gzip);
+  else reply.send(body.plain);
 }
 
 /** What respondents reach without a key: the hosted form page, its script, uploads and submissions. */
@@ -30,14 +37,15 @@ export class PublicFormsController {
   favicon(): void {}
 
   @Get('f/assets/:file')
-  async script(@Param('file') file: string, @Res() reply: Reply) {
+  async script(@Param('file') file: string, @Headers('accept-encoding') acceptEncoding: string | undefined, @Res() reply: Reply) {
     const script = await this.pages.script();
     if (file !== script.fileName) throw NotFound('asset', file);
-    reply.header('content-type', 'text/javascript; charset=utf-8').header('cache-control', 'public, max-age=31536000, immutable').header('etag', script.etag).send(script.body);
+    reply.header('content-type', 'text/javascript; charset=utf-8').header('cache-control', 'public, max-age=31536000, immutable').header('etag', script.etag);
+    sendBody(reply, script.body, acceptEncoding);
   }
 
   @Get('f/:public_id')
-  async page(@Param('public_id') publicId: string, @Res() reply: Reply) {
+  async page(@Param('public_id') publicId: string, @Headers('accept-encoding') acceptEncoding: string | undefined, @Res() reply: Reply) {
     const form = await this.published.byPublicId(publicId);
     const page = await this.pages.render(form);
     reply
@@ -46,8 +54,8 @@ export class PublicFormsController {
       .header('content-security-policy', page.csp)
       .header('x-content-type-options', 'nosniff')
       .header('referrer-policy', 'strict-origin-when-cross-origin')
-      .header('cache-control', 'no-cache')
-      .send(page.html);
+      .header('cache-control', 'no-cache');
+    sendBody(reply, page.body, acceptEncoding);
   }
 
   @Post('api/public/forms/:public_id/submissions')
