@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createWorkspaceWithKey } from './access';
-import { Benchmark, emit, intOption, log, onInterrupt, parseOptions, round } from './cli';
+import { Benchmark, emit, intOption, log, parseOptions, round } from './cli';
 import { describeSummary, inclusiveTime, profiled, ProfileSwitch, readProfile, summarizeProfile } from './cpu-profile';
-import { dropBenchDatabase, ensureBenchDatabase, redactUrl } from './databases';
+import { openBenchDatabase } from './databases';
 import { issueApiKey } from './fixtures';
 import { measure, Measurement, median } from './measure';
 import { appEntry, freePort, processRssMb, RunningApp, startApp } from './server';
@@ -70,13 +70,7 @@ async function run(args: string[]): Promise<void> {
   const rounds = intOption(o.rounds, 'rounds', 1, 1, 20);
   const intervalUs = intOption(o['cpu-prof-interval-us'], 'cpu-prof-interval-us', 250, 50, 100_000);
 
-  const database = o['database-url'] ? { url: o['database-url'], created: false } : await ensureBenchDatabase(DATABASE);
-  const throwAway = database.created && !o['keep-db'];
-  const dropDatabase = async () => {
-    await dropBenchDatabase(DATABASE);
-    log(`auth-overhead: dropped ${DATABASE}`);
-  };
-  const forgetDrop = throwAway ? onInterrupt(dropDatabase) : () => {};
+  const database = await openBenchDatabase('auth-overhead', { name: DATABASE, givenUrl: o['database-url'], keep: o['keep-db'] });
   const profileDir = o['cpu-prof-dir'] ?? (o['skip-profile'] ? undefined : mkdtempSync(path.join(tmpdir(), 'bench-auth-overhead-')));
   const removeProfiles = !o['cpu-prof-dir'] && profileDir !== undefined;
   let app: RunningApp | undefined;
@@ -189,9 +183,7 @@ async function run(args: string[]): Promise<void> {
   } finally {
     await app?.stop();
     if (removeProfiles) rmSync(profileDir!, { recursive: true, force: true });
-    forgetDrop();
-    if (throwAway) await dropDatabase();
-    else log(`auth-overhead: left ${redactUrl(database.url)} in place`);
+    await database.release();
   }
 }
 

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { Client } from 'pg';
-import { log } from './cli';
+import { log, onInterrupt } from './cli';
 
 /** The repository root (this file runs from bench/dist or, under jest, bench/src). */
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -81,4 +81,36 @@ export async function dropBenchDatabase(name = BENCH_DATABASE): Promise<boolean>
     await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     return true;
   });
+}
+
+export interface BenchDatabase {
+  url: string;
+  /** Drops the database if this run created it (and was not told to keep it); otherwise says it was left in place. */
+  release(): Promise<void>;
+}
+
+/**
+ * The database a benchmark runs against: `givenUrl` as it is, or `name` created and migrated for the run. A database
+ * the run created is dropped on release, and also when the run is interrupted, unless `keep` is set.
+ */
+export async function openBenchDatabase(
+  bench: string,
+  options: { name?: string; service?: DatabaseService; givenUrl?: string; keep?: boolean },
+): Promise<BenchDatabase> {
+  const name = options.name ?? BENCH_DATABASE;
+  const database = options.givenUrl ? { url: options.givenUrl, created: false } : await ensureBenchDatabase(name, options.service);
+  const throwAway = database.created && !options.keep;
+  const drop = async () => {
+    await dropBenchDatabase(name);
+    log(`${bench}: dropped ${name}`);
+  };
+  const forgetDrop = throwAway ? onInterrupt(drop) : () => {};
+  return {
+    url: database.url,
+    release: async () => {
+      forgetDrop();
+      if (throwAway) await drop();
+      else log(`${bench}: left ${redactUrl(database.url)} in place`);
+    },
+  };
 }

@@ -1,6 +1,6 @@
-import { Benchmark, emit, intOption, log, onInterrupt, parseOptions, round } from './cli';
+import { Benchmark, emit, intOption, log, parseOptions, round } from './cli';
 import { describeSummary, readProfile, summarizeProfile } from './cpu-profile';
-import { dropBenchDatabase, ensureBenchDatabase, redactUrl } from './databases';
+import { openBenchDatabase } from './databases';
 import { BENCH_FORM_FIELD_COUNT, BENCH_FORM_LABELS, BENCH_FORM_STEP_COUNT, BENCH_FORM_TITLE, createFormsAccount, createPublishedBenchForm, startFormsApi } from './forms-fixtures';
 import { measure } from './measure';
 import { processRssMb, RunningApp } from './server';
@@ -33,13 +33,7 @@ async function run(args: string[]): Promise<void> {
   const warmup = intOption(o.warmup, 'warmup', 3, 0, 600);
   const intervalUs = intOption(o['cpu-prof-interval-us'], 'cpu-prof-interval-us', 250, 50, 100_000);
 
-  const database = o['database-url'] ? { url: o['database-url'], created: false } : await ensureBenchDatabase(DATABASE, 'forms');
-  const throwAway = database.created && !o['keep-db'];
-  const dropDatabase = async () => {
-    await dropBenchDatabase(DATABASE);
-    log(`forms-hosted-page: dropped ${DATABASE}`);
-  };
-  const forgetDrop = throwAway ? onInterrupt(dropDatabase) : () => {};
+  const database = await openBenchDatabase('forms-hosted-page', { name: DATABASE, service: 'forms', givenUrl: o['database-url'], keep: o['keep-db'] });
   let app: RunningApp | undefined;
   try {
     const account = await createFormsAccount(database.url, `hosted-page-${Date.now().toString(36)}-${process.pid}@bench.example`);
@@ -110,9 +104,7 @@ async function run(args: string[]): Promise<void> {
     }
   } finally {
     await app?.stop();
-    forgetDrop();
-    if (throwAway) await dropDatabase();
-    else log(`forms-hosted-page: left ${redactUrl(database.url)} in place`);
+    await database.release();
   }
 }
 

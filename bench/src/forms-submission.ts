@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Benchmark, choiceOption, emit, intOption, log, onInterrupt, parseOptions } from './cli';
+import { Benchmark, choiceOption, emit, intOption, log, parseOptions } from './cli';
 import { describeSummary, readProfile, summarizeProfile } from './cpu-profile';
-import { dropBenchDatabase, ensureBenchDatabase, redactUrl, withClient } from './databases';
+import { openBenchDatabase, withClient } from './databases';
 import { callApi } from './fixtures';
 import { BENCH_FORM_FIELD_COUNT, BENCH_FORM_STEP_COUNT, benchAnswers, createFormsAccount, createPublishedBenchForm, startFormsApi } from './forms-fixtures';
 import { GeneratedRequest, measure } from './measure';
@@ -48,13 +48,7 @@ async function run(args: string[]): Promise<void> {
   const warmup = intOption(o.warmup, 'warmup', 3, 0, 600);
   const intervalUs = intOption(o['cpu-prof-interval-us'], 'cpu-prof-interval-us', 250, 50, 100_000);
 
-  const database = o['database-url'] ? { url: o['database-url'], created: false } : await ensureBenchDatabase(DATABASE, 'forms');
-  const throwAway = database.created && !o['keep-db'];
-  const dropDatabase = async () => {
-    await dropBenchDatabase(DATABASE);
-    log(`forms-submission: dropped ${DATABASE}`);
-  };
-  const forgetDrop = throwAway ? onInterrupt(dropDatabase) : () => {};
+  const database = await openBenchDatabase('forms-submission', { name: DATABASE, service: 'forms', givenUrl: o['database-url'], keep: o['keep-db'] });
   let app: RunningApp | undefined;
   try {
     const runId = `${Date.now().toString(36)}${process.pid.toString(36)}`;
@@ -199,9 +193,7 @@ async function run(args: string[]): Promise<void> {
     else if (rowsWithoutAnswer > 0) log(`forms-submission: ${rowsWithoutAnswer} of the ${unanswered} requests cut off when autocannon stopped were stored anyway (their 201 was never read)`);
   } finally {
     await app?.stop();
-    forgetDrop();
-    if (throwAway) await dropDatabase();
-    else log(`forms-submission: left ${redactUrl(database.url)} in place`);
+    await database.release();
   }
 }
 

@@ -1,6 +1,6 @@
 import { createWorkspaceWithKey } from './access';
-import { Benchmark, emit, intOption, log, onInterrupt, parseOptions, round, UsageError } from './cli';
-import { BENCH_DATABASE, dropBenchDatabase, ensureBenchDatabase, redactUrl } from './databases';
+import { Benchmark, emit, intOption, log, parseOptions, round, UsageError } from './cli';
+import { BENCH_DATABASE, openBenchDatabase } from './databases';
 import { LoadResult, runLoad } from './load';
 import { appEntry, freePort, processCpuSeconds, processRssMb, RunningApp, startApp } from './server';
 
@@ -47,13 +47,7 @@ async function run(args: string[]): Promise<void> {
   });
   const authCacheTtlMs = o['auth-cache-ttl-ms'] === undefined ? undefined : intOption(o['auth-cache-ttl-ms'], 'auth-cache-ttl-ms', 0, 0, 60_000);
 
-  const database = o['database-url'] ? { url: o['database-url'], created: false } : await ensureBenchDatabase();
-  const throwAway = database.created && !o['keep-db'];
-  const dropDatabase = async () => {
-    await dropBenchDatabase(BENCH_DATABASE);
-    log(`http-platform: dropped ${BENCH_DATABASE}`);
-  };
-  const forgetDrop = throwAway ? onInterrupt(dropDatabase) : () => {};
+  const database = await openBenchDatabase('http-platform', { givenUrl: o['database-url'], keep: o['keep-db'] });
   let app: RunningApp | undefined;
   try {
     const { workspace_id: workspaceId, api_key: apiKey } = await createWorkspaceWithKey(database.url, 'Bench http-platform');
@@ -111,9 +105,7 @@ async function run(args: string[]): Promise<void> {
     }
   } finally {
     await app?.stop();
-    forgetDrop();
-    if (throwAway) await dropDatabase();
-    else log(`http-platform: left ${redactUrl(database.url)} in place`);
+    await database.release();
   }
 }
 

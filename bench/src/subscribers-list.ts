@@ -3,9 +3,9 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { CursorCodec, cursorFor } from '@shared/pagination';
 import { createWorkspaceWithKey } from './access';
-import { Benchmark, emit, intOption, log, onInterrupt, parseOptions, round, UsageError } from './cli';
+import { Benchmark, emit, intOption, log, parseOptions, round, UsageError } from './cli';
 import { describeSummary, profiled, ProfileSwitch, readProfile, summarizeProfile } from './cpu-profile';
-import { dropBenchDatabase, ensureBenchDatabase, redactUrl, REPO_ROOT, withClient } from './databases';
+import { openBenchDatabase, REPO_ROOT, withClient } from './databases';
 import { callApi, issueApiKey } from './fixtures';
 import { measure, Measurement, median, warmUp } from './measure';
 import { seedSubscribers } from './seed';
@@ -111,13 +111,7 @@ async function run(args: string[]): Promise<void> {
   const row = pageNumber * limit; // the cursor's row, 1-based, newest first
   if (row >= count) throw new UsageError(`--page ${pageNumber} × --limit ${limit} must be below --count ${count}`);
 
-  const database = o['database-url'] ? { url: o['database-url'], created: false } : await ensureBenchDatabase(DATABASE);
-  const throwAway = database.created && !o['keep-db'];
-  const dropDatabase = async () => {
-    await dropBenchDatabase(DATABASE);
-    log(`subscribers-list: dropped ${DATABASE}`);
-  };
-  const forgetDrop = throwAway ? onInterrupt(dropDatabase) : () => {};
+  const database = await openBenchDatabase('subscribers-list', { name: DATABASE, givenUrl: o['database-url'], keep: o['keep-db'] });
   const targets: Target[] = [];
   try {
     const { workspaceId, apiKey } = await prepareWorkspace(database.url, count, o.workspace);
@@ -278,9 +272,7 @@ async function run(args: string[]): Promise<void> {
     emit(summary);
   } finally {
     for (const target of targets.reverse()) await target.server.stop();
-    forgetDrop();
-    if (throwAway) await dropDatabase();
-    else log(`subscribers-list: left ${redactUrl(database.url)} in place`);
+    await database.release();
   }
 }
 

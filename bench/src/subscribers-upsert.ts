@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createWorkspaceWithKey } from './access';
-import { Benchmark, choiceOption, emit, intOption, log, onInterrupt, parseOptions } from './cli';
+import { Benchmark, choiceOption, emit, intOption, log, parseOptions } from './cli';
 import { describeSummary, profiled, ProfileSwitch, readProfile, summarizeProfile } from './cpu-profile';
-import { dropBenchDatabase, ensureBenchDatabase, redactUrl, withClient } from './databases';
+import { openBenchDatabase, withClient } from './databases';
 import { callApi } from './fixtures';
 import { GeneratedRequest, measure } from './measure';
 import { seedSubscribers } from './seed';
@@ -44,13 +44,7 @@ async function run(args: string[]): Promise<void> {
   const tagVia = choiceOption<TagVia>(o['tag-via'], 'tag-via', 'existing_tag_ids', ['existing_tag_ids', 'new_tags', 'none']);
   const intervalUs = intOption(o['cpu-prof-interval-us'], 'cpu-prof-interval-us', 250, 50, 100_000);
 
-  const database = o['database-url'] ? { url: o['database-url'], created: false } : await ensureBenchDatabase(DATABASE);
-  const throwAway = database.created && !o['keep-db'];
-  const dropDatabase = async () => {
-    await dropBenchDatabase(DATABASE);
-    log(`subscribers-upsert: dropped ${DATABASE}`);
-  };
-  const forgetDrop = throwAway ? onInterrupt(dropDatabase) : () => {};
+  const database = await openBenchDatabase('subscribers-upsert', { name: DATABASE, givenUrl: o['database-url'], keep: o['keep-db'] });
   let app: RunningApp | undefined;
   try {
     const { workspace_id: workspaceId, api_key: apiKey } = await createWorkspaceWithKey(database.url, 'Bench subscribers-upsert');
@@ -185,9 +179,7 @@ async function run(args: string[]): Promise<void> {
     if (nextExisting <= existingCount && tagged < ok2xx) log(`subscribers-upsert: MISMATCH: ${ok2xx} successful answers but only ${tagged} tagged subscribers`);
   } finally {
     await app?.stop();
-    forgetDrop();
-    if (throwAway) await dropDatabase();
-    else log(`subscribers-upsert: left ${redactUrl(database.url)} in place`);
+    await database.release();
   }
 }
 
