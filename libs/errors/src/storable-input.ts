@@ -7,6 +7,9 @@ export const MAX_INPUT_DEPTH = 64;
 // PostgreSQL text and jsonb cannot hold U+0000, and an unpaired surrogate is not valid Unicode.
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+/** Whether PostgreSQL can store `text` as it is (no NUL, no unpaired surrogate). */
+export const isStorableText = (text: string) => !UNSTORABLE.test(text);
+
 const child = (path: string, key: string | number) => (typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${key}` : key);
 
 /**
@@ -18,7 +21,7 @@ export function findUnstorableInput(value: unknown, root: string): DomainError |
   while (pending.length) {
     const { value: current, path, depth } = pending.pop()!;
     if (typeof current === 'string') {
-      if (UNSTORABLE.test(current)) return unstorable(path || 'body');
+      if (!isStorableText(current)) return unstorable(path || 'body');
       continue;
     }
     if (typeof current !== 'object' || current === null || Buffer.isBuffer(current)) continue;
@@ -27,7 +30,7 @@ export function findUnstorableInput(value: unknown, root: string): DomainError |
     }
     const entries: [string | number, unknown][] = Array.isArray(current) ? current.map((item, index) => [index, item]) : Object.entries(current);
     for (const [key, item] of entries) {
-      if (typeof key === 'string' && UNSTORABLE.test(key)) return unstorable(child(path, key.replace(UNSTORABLE, '?')));
+      if (typeof key === 'string' && !isStorableText(key)) return unstorable(child(path, key.replace(UNSTORABLE, '?')));
       pending.push({ value: item, path: child(path, key), depth: depth + 1 });
     }
   }

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { FormsPrisma } from '@forms/data-access';
 import type { DraftSchema } from '@forms/draft-schema';
 import { REDIS_CLIENT } from '@shared/redis';
+import { ExpiringCache } from './expiring-cache';
 
 /** What the public side (hosted page, submissions) needs of a live form. */
 export interface PublishedForm {
@@ -29,7 +30,7 @@ const MAX_ENTRIES = 10_000;
 @Injectable()
 export class PublishedForms implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('PublishedForms');
-  private readonly entries = new Map<string, { value: Promise<PublishedForm | null>; expires: number }>();
+  private readonly entries = new ExpiringCache<PublishedForm | null>(TTL_MS, MAX_ENTRIES);
   private readonly publicIdByFormId = new Map<string, string>();
   private subscriber?: Redis;
 
@@ -50,13 +51,7 @@ export class PublishedForms implements OnModuleInit, OnModuleDestroy {
   }
 
   byPublicId(publicId: string): Promise<PublishedForm | null> {
-    const cached = this.entries.get(publicId);
-    if (cached && cached.expires > Date.now()) return cached.value;
-    const value = this.load(publicId);
-    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
-    this.entries.set(publicId, { value, expires: Date.now() + TTL_MS });
-    value.catch(() => this.entries.delete(publicId));
-    return value;
+    return this.entries.get(publicId, (key) => this.load(key));
   }
 
   async byFormId(formId: string): Promise<PublishedForm | null> {

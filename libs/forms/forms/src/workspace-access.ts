@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { FormsPrisma } from '@forms/data-access';
 import { APP_CONFIG, AppConfig } from '@shared/config';
+import { ExpiringCache } from './expiring-cache';
 import { DomainError } from '@shared/errors';
 
 export type WorkspaceRole = 'owner' | 'editor' | 'viewer';
@@ -34,23 +35,17 @@ export interface WorkspaceMembership {
  */
 @Injectable()
 export class WorkspaceAccess {
-  private readonly cache = new Map<string, { value: Promise<WorkspaceMembership[]>; expires: number }>();
+  private readonly cache: ExpiringCache<WorkspaceMembership[]>;
 
   constructor(
     private readonly prisma: FormsPrisma,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.cache = new ExpiringCache(config.authCacheTtlMs);
+  }
 
   memberships(ownerId: string): Promise<WorkspaceMembership[]> {
-    const ttl = this.config.authCacheTtlMs;
-    if (ttl <= 0) return this.load(ownerId);
-    const cached = this.cache.get(ownerId);
-    if (cached && cached.expires > Date.now()) return cached.value;
-    if (this.cache.size >= 10_000) this.cache.clear();
-    const value = this.load(ownerId);
-    this.cache.set(ownerId, { value, expires: Date.now() + ttl });
-    value.catch(() => this.cache.delete(ownerId));
-    return value;
+    return this.cache.get(ownerId, (key) => this.load(key));
   }
 
   private async load(ownerId: string): Promise<WorkspaceMembership[]> {

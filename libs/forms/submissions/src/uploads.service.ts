@@ -3,14 +3,14 @@ import { UploadedFile } from '@forms/draft-schema';
 import { PublishedForm } from '@forms/forms';
 import { APP_CONFIG, AppConfig } from '@shared/config';
 import { IdGenerator } from '@shared/core';
-import { DomainError, InvalidRequest } from '@shared/errors';
+import { DomainError, InvalidRequest, isStorableText } from '@shared/errors';
 import { SubmissionsRepository } from './submissions.repository';
 
 /** Largest file any file_upload field may accept; each field can set a lower limit. */
 export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
 
-// Control characters cannot be stored or shown safely in a file name; a lone surrogate is not text.
-const UNSAFE_NAME = /[\u0000-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+// Control characters cannot be shown safely in a file name.
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
 /** Where the form's team downloads an upload (with a key holding submissions:read); never a public address. */
 export const uploadDownloadUrl = (config: AppConfig, formId: string, uploadId: string) =>
@@ -32,7 +32,7 @@ export class UploadsService {
     if (!file.data.length) throw InvalidRequest('empty_file', 'The uploaded file is empty.', 'body');
     const fileName = file.fileName.trim();
     if (!fileName) throw InvalidRequest('validation_failed', 'Name the file in the x-file-name header.', 'x-file-name');
-    if (fileName.length > 255 || UNSAFE_NAME.test(fileName)) {
+    if (fileName.length > 255 || CONTROL_CHARACTERS.test(fileName) || !isStorableText(fileName)) {
       throw InvalidRequest('invalid_file_name', 'The file name must be at most 255 characters, without control characters.', 'x-file-name');
     }
     const id = this.ids.newId('upl');
