@@ -22,35 +22,42 @@ const encode = (text: string): EncodedBody => {
   return { plain, gzip: gzipSync(plain) };
 };
 
-/** Hosted form pages, rendered and compressed once per published version and kept in memory. */
+/** Hosted form pages (and the closed and not-found pages), rendered and compressed once per published version and kept in memory. */
 @Injectable()
 export class HostedPages {
   private readonly pages = new Map<string, EncodedBody>();
   private scriptBody?: Promise<{ fileName: string; etag: string; body: EncodedBody }>;
+  private notFound?: EncodedBody;
 
   async render(form: PublishedForm | null): Promise<RenderedPage> {
-    if (!form || !form.schema) return { status: 404, body: encode(renderUnavailablePage('This form does not exist or is not published yet.')), csp: HOSTED_FORM_CSP };
-    if (form.status === 'closed') return { status: 200, body: encode(renderUnavailablePage(`${form.title} is closed and no longer accepts responses.`)), csp: HOSTED_FORM_CSP };
-    const key = `${form.publicId}:${form.version}`;
+    if (!form || !form.schema) {
+      this.notFound ??= encode(renderUnavailablePage('This form does not exist or is not published yet.'));
+      return { status: 404, body: this.notFound, csp: HOSTED_FORM_CSP };
+    }
+    const key = `${form.publicId}:${form.version}:${form.status}`;
     let body = this.pages.get(key);
     if (!body) {
-      const script = await this.script();
-      body = encode(
-        renderHostedForm({
-          formId: form.formId,
-          publicId: form.publicId,
-          title: form.title,
-          publishedVersion: form.version,
-          schema: form.schema,
-          submitUrl: `/api/public/forms/${form.publicId}/submissions`,
-          uploadUrl: `/api/public/forms/${form.publicId}/uploads`,
-          scriptUrl: `/f/assets/${script.fileName}`,
-        }),
-      );
+      body = form.status === 'closed' ? encode(renderUnavailablePage(`${form.title} is closed and no longer accepts responses.`)) : await this.renderForm(form, form.schema);
       if (this.pages.size >= MAX_CACHED_PAGES) this.pages.delete(this.pages.keys().next().value as string);
       this.pages.set(key, body);
     }
     return { status: 200, body, csp: HOSTED_FORM_CSP };
+  }
+
+  private async renderForm(form: PublishedForm, schema: NonNullable<PublishedForm['schema']>): Promise<EncodedBody> {
+    const script = await this.script();
+    return encode(
+      renderHostedForm({
+        formId: form.formId,
+        publicId: form.publicId,
+        title: form.title,
+        publishedVersion: form.version,
+        schema,
+        submitUrl: `/api/public/forms/${form.publicId}/submissions`,
+        uploadUrl: `/api/public/forms/${form.publicId}/uploads`,
+        scriptUrl: `/f/assets/${script.fileName}`,
+      }),
+    );
   }
 
   script(): Promise<{ fileName: string; etag: string; body: EncodedBody }> {
