@@ -90,6 +90,28 @@ describe('forms-api: publish, submissions and the hosted page', () => {
       expect(res.body.error.issues.map((i: { code: string }) => i.code)).toContain('payment_requires_pro');
     });
 
+    it('on the Pro plan a payment form publishes, and each submission records the amount the server computed', async () => {
+      const pro = await api.accounts.createWorkspace(api.main.ownerId, { name: 'Paid', plan: 'pro' });
+      const draft = {
+        steps: [
+          {
+            title: 'Order',
+            fields: [
+              { id: 'fld_tickets', type: 'number', label: 'Tickets', required: true, min: 1 },
+              { id: 'fld_pay', type: 'payment', label: 'Pay', currency: 'EUR', amount: { type: 'field', fieldId: 'fld_tickets' } },
+            ],
+          },
+        ],
+      };
+      const { body } = await api.as().post('/api/v1/forms').send({ workspaceId: pro.workspace_id, draftSchema: draft }).expect(201);
+      await api.as().post(`/api/v1/forms/${body.data.id}/publish`).send({}).expect(200);
+      // The client cannot price the order: a payment answer is refused, the amount comes from the tickets answer.
+      const priced = await api.as().post(`/api/v1/forms/${body.data.id}/submissions`).send({ fld_tickets: 3 }).expect(201);
+      expect(priced.body.submission.payments).toEqual([{ fieldId: 'fld_pay', amount: 300, currency: 'EUR', status: 'unpaid' }]);
+      const tampered = await api.as().post(`/api/v1/forms/${body.data.id}/submissions`).send({ fld_tickets: 3, fld_pay: 1 }).expect(400);
+      expect(tampered.body.error.details.field).toBe('fld_pay');
+    });
+
     it('publishes the draft as an immutable snapshot', async () => {
       const stale = await api.as().post(`/api/v1/forms/${formId}/publish`).send({ draft_revision: 5 }).expect(409);
       expect(stale.body.error.code).toBe('stale_draft_revision');

@@ -56,10 +56,11 @@ export class SubmissionsService {
         redirectTo: path.redirectTo,
         variables: path.variables,
         quiz: path.quiz,
-        payments: fields
-          .filter(({ step, field }) => field.type === 'payment' && visited.has(step.id))
-          .map(({ field }) => field.type === 'payment' && { fieldId: field.id, amount: paymentAmount(field, path.state, answers), currency: field.currency, status: 'unpaid' as const })
-          .filter((payment) => payment !== false),
+        payments: fields.flatMap(({ step, field }) =>
+          field.type === 'payment' && visited.has(step.id)
+            ? [{ fieldId: field.id, amount: paymentAmount(field, path.state, answers), currency: field.currency, status: 'unpaid' as const }]
+            : [],
+        ),
       },
       answers: kept.map(({ field }) => ({ fieldId: field.id, label: field.label, type: field.type, value: answers[field.id], text: answerToText(field, answers[field.id]) })),
       fields: fields
