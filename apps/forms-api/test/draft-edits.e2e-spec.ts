@@ -94,6 +94,19 @@ describe('forms-api: steps, fields, logic and design', () => {
       await api.as().delete(path('/steps/stp_3')).expect(404);
     });
 
+    it('DELETE takes draft_revision and force from the query string', async () => {
+      const stale = await api.as().delete(path('/steps/stp_2?draft_revision=5')).expect(409);
+      expect(stale.body.error).toMatchObject({ code: 'stale_draft_revision', current_draft_revision: 0 });
+      for (const bad of ['', 'abc', '1e3', '-1']) {
+        const res = await api.as().delete(path(`/steps/stp_2?draft_revision=${bad}`)).expect(400);
+        expect(res.body.error.details.field).toBe('draft_revision');
+      }
+      await api.as().delete(path('/fields/fld_note?force=maybe')).expect(400);
+      await api.as().delete(path('/steps/stp_2?draft_revision=5&force=true')).expect(200);
+      const res = await api.as().delete(path('/fields/fld_note?draft_revision=1')).expect(200);
+      expect(res.body).toMatchObject({ deleted_field_id: 'fld_note', draft_revision: 2 });
+    });
+
     it('deleting the step a rule belongs to removes the rule', async () => {
       await api.as().delete(path('/steps/stp_1')).expect(200);
       expect((await draft()).workflow.rules).toEqual([]);

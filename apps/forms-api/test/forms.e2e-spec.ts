@@ -84,6 +84,26 @@ describe('forms-api: forms, drafts and revisions', () => {
       expect(res.body.error).toMatchObject({ code: 'insufficient_scope', missing_scopes: ['forms:create'] });
     });
 
+    it('text PostgreSQL cannot store and extreme nesting are 400s naming the member, not 500s', async () => {
+      const nul = await create({ title: 'before\u0000after' }).expect(400);
+      expect(nul.body.error).toMatchObject({ code: 'invalid_characters', details: { field: 'title' } });
+      const surrogate = await create({ draftSchema: { steps: [{ title: 'x\ud800' }] } }).expect(400);
+      expect(surrogate.body.error).toMatchObject({ code: 'invalid_characters', details: { field: 'draftSchema.steps[0].title' } });
+      const id = await api.as().get('/api/v1/forms/frm_%00').expect(400);
+      expect(id.body.error).toMatchObject({ code: 'invalid_characters', details: { field: 'form_id' } });
+      let deep: unknown = 'leaf';
+      for (let i = 0; i < 100; i++) deep = { a: deep };
+      const nested = await create({ draftSchema: deep as object }).expect(400);
+      expect(nested.body.error.code).toBe('input_too_deep');
+    });
+
+    it('403 no_writable_workspace when every membership is a viewer one', async () => {
+      const account = await api.newAccount('viewer-only@example.com');
+      await api.accounts.setMembership(account.workspaceId, account.ownerId, 'viewer');
+      const res = await create({ title: 'x' }, account.key).expect(403);
+      expect(res.body.error).toMatchObject({ type: 'permission_error', code: 'no_writable_workspace' });
+    });
+
     it('409 when the slug is already used in the workspace', async () => {
       const draft = { ...twoStepDraft('Slugged'), settings: { name: 'Slugged', slug: 'summer-survey' } };
       await create({ draftSchema: draft }).expect(201);
