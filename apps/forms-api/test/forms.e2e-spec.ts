@@ -39,6 +39,21 @@ describe('forms-api: forms, drafts and revisions', () => {
       expect(res.body.draft_schema.steps.map((s: { id: string }) => s.id)).toEqual(['stp_about', 'stp_contact']);
     });
 
+    // A public id that follows from the form id (the next ULID) would reveal the form id and its creation time.
+    it('gives each form a random public id that shares nothing with its form id', async () => {
+      const made = await Promise.all(Array.from({ length: 8 }, () => create({}).expect(201)));
+      for (const { body } of made) {
+        const { id, public_id: publicId } = body.data as { id: string; public_id: string };
+        expect(publicId).toMatch(/^pub_[0-9a-z]{22}$/);
+        const formUlid = id.slice('frm_'.length).toLowerCase();
+        const publicPart = publicId.slice('pub_'.length);
+        // A ULID starts with 10 characters of timestamp: a public id made at the same time must not share them.
+        expect(publicPart.slice(0, 6)).not.toBe(formUlid.slice(0, 6));
+        expect(publicPart).not.toContain(formUlid.slice(10, 20));
+      }
+      expect(new Set(made.map(({ body }) => body.data.public_id)).size).toBe(made.length);
+    });
+
     it('uses the title, or a default, and starts with one empty step', async () => {
       const titled = await create({ title: 'Feedback' }).expect(201);
       expect(titled.body.data.title).toBe('Feedback');

@@ -8,6 +8,7 @@ import { fromEditError, invalidDraft, staleRevision } from './draft-errors';
 import { FormDetail, FormSummary, toSummary, unixSeconds } from './form-view';
 import { FormRow, FormsRepository, FormWithAccess } from './forms.repository';
 import { PublishedForm, PublishedForms } from './published-forms';
+import { newPublicId } from './public-id';
 import { assertRoleAllows, Permission, WorkspaceAccess } from './workspace-access';
 
 /** `draft_revision` + `force` as every draft write accepts them. */
@@ -61,7 +62,7 @@ export class FormsService {
       this.repository.create({
         id: this.idGenerator.newId('frm'),
         workspace_id: workspaceId,
-        public_id: this.idGenerator.newId('pub'),
+        public_id: newPublicId(),
         title,
         slug: schema.settings.slug ?? null,
         draft_schema: schema,
