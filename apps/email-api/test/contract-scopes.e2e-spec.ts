@@ -2,22 +2,10 @@
  * Every implemented operation, driven from the contract's operation list: without a credential it is a
  * 401 envelope, and with a key lacking its scopes a 403 naming exactly the contract's required scopes.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { concretePath, contractOperations, methodOf } from './contract';
 import { emailApi, EmailApiHarness } from './helpers';
 
-interface Operation {
-  operation_id: string;
-  method: string;
-  path: string;
-  required_scopes: string[];
-  auth_required: boolean;
-}
-
-const specFile = path.resolve(__dirname, '../../../../shared/spec/email-operations.json');
-const operations: Operation[] = existsSync(specFile)
-  ? (JSON.parse(readFileSync(specFile, 'utf8')) as Array<{ operations: Operation[] }>).flatMap((group) => group.operations)
-  : [];
+const operations = contractOperations();
 
 /** The operations this service must serve today. */
 const REQUIRED = [
@@ -27,14 +15,11 @@ const REQUIRED = [
   'deleteCustomField', 'listSenderIdentities', 'getSenderIdentity',
 ];
 
-const concrete = (template: string) => template.replace(/\{[^}]+\}/g, 'x_missing');
-
 describe('email-api: authentication and scopes of every implemented operation', () => {
   let h: EmailApiHarness;
   let unrelatedKey: string;
 
   beforeAll(async () => {
-    if (!operations.length) throw new Error(`contract operation list not found at ${specFile}`);
     h = await emailApi();
     unrelatedKey = await h.keyWith(['analytics:read']);
   });
@@ -43,8 +28,8 @@ describe('email-api: authentication and scopes of every implemented operation', 
   it('serves every required operation at the contract path and method, with the contract scopes', async () => {
     const implemented: string[] = [];
     for (const op of operations) {
-      const method = op.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
-      const url = concrete(op.path);
+      const method = methodOf(op);
+      const url = concretePath(op.path);
       const anonymous = await h.as('').request(method, url);
       if (anonymous.status === 404 && anonymous.body.error?.code === 'route_not_found') continue;
       implemented.push(op.operation_id);
