@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { FormsPrisma } from '@forms/data-access';
 import { formsApi, FormsApiHarness } from './helpers';
 
 /** A quiz-style form: a choice that routes, a rating, a hidden field and a match quiz with two endings. */
@@ -285,6 +286,28 @@ describe('forms-api: publish, submissions and the hosted page', () => {
       expect((await request(server).get(`/f/${publicId}`)).text).toContain('closed');
       await api.as().post(`/api/v1/forms/${formId}/reopen`).send().expect(200);
       await submit({ fld_size: 'solo', fld_email: 'c@example.com' }).expect(201);
+    });
+
+    // Another replica's cache can miss the invalidation message: the database must still refuse the submission.
+    it('a form closed or deleted behind the cache (directly in the database) takes no submission, and nothing is stored', async () => {
+      const server = api.app.getHttpServer();
+      const prisma = api.app.get(FormsPrisma);
+      const { body } = await api.as().post('/api/v1/forms').send({ workspaceId: api.main.workspaceId, draftSchema: quizDraft() }).expect(201);
+      await api.as().post(`/api/v1/forms/${body.data.id}/publish`).send({}).expect(200);
+      const publicSubmit = () => request(server).post(`/api/public/forms/${body.data.public_id}/submissions`).send({ fld_size: 'solo', fld_email: 'late@example.com' });
+      await publicSubmit().expect(201);
+      const stored = () => prisma.formSubmission.count({ where: { form_id: body.data.id } });
+      expect(await stored()).toBe(1);
+
+      await prisma.form.update({ where: { id: body.data.id }, data: { status: 'closed' } });
+      for (let i = 0; i < 3; i++) expect((await publicSubmit().expect(403)).body.error).toMatchObject({ type: 'permission_error', code: 'form_closed' });
+      await api.as().post(`/api/v1/forms/${body.data.id}/submissions`).send({ fld_size: 'solo', fld_email: 'late@example.com' }).expect(403);
+      expect(await stored()).toBe(1);
+
+      await api.as().post(`/api/v1/forms/${body.data.id}/reopen`).send().expect(200);
+      await publicSubmit().expect(201);
+      await prisma.form.delete({ where: { id: body.data.id } });
+      expect((await publicSubmit().expect(404)).body.error).toMatchObject({ type: 'not_found', code: 'form_not_found' });
     });
   });
 });

@@ -14,10 +14,16 @@ export interface NewSubmission {
 /** Counter rows per form: enough that concurrent submitters rarely wait on the same row. */
 const RESPONSE_COUNT_SHARDS = 16;
 
+/**
+ * The form row decides, inside the statement, whether the submission is taken: a cached snapshot that missed a close
+ * or a delete (a lost invalidation message on this replica) cannot let one through.
+ */
 const INSERT_SUBMISSION = `
-  WITH ins AS (
+  WITH form AS (
+    SELECT id, status FROM forms WHERE id = $2
+  ), ins AS (
     INSERT INTO form_submissions (id, form_id, published_version, dedupe_key, record, created_at)
-    VALUES ($1, $2, $3, $4, $5::json, $6)
+    SELECT $1, form.id, $3, $4, $5::json, $6 FROM form WHERE form.status = 'published'
     ON CONFLICT (form_id, dedupe_key) DO NOTHING
     RETURNING form_id
   ), counted AS (
@@ -25,7 +31,10 @@ const INSERT_SUBMISSION = `
     ON CONFLICT (form_id, shard) DO UPDATE SET count = form_response_counts.count + 1
     RETURNING 1
   )
-  SELECT count(*)::int AS inserted FROM ins`;
+  SELECT (SELECT status::text FROM form) AS status, (SELECT count(*)::int FROM ins) AS inserted`;
+
+/** What became of a submission insert: stored, a repeat of the dedupe key, or refused by the form's current state. */
+export type InsertOutcome = 'stored' | 'duplicate' | 'form_not_accepting' | 'form_gone';
 
 /** Submissions and uploads. The only place this domain talks to the database. */
 @Injectable()
@@ -37,16 +46,18 @@ export class SubmissionsRepository {
 
   /**
    * Stores the submission and counts it (on one of the form's counter rows) in one statement, prepared once per
-   * connection. Returns false when the dedupe key was already used for this form (nothing is written then).
+   * connection. Nothing is written unless the form is published now and the dedupe key is unused for it.
    */
-  async insert(row: NewSubmission): Promise<boolean> {
+  async insert(row: NewSubmission): Promise<InsertOutcome> {
     const shard = Math.floor(Math.random() * RESPONSE_COUNT_SHARDS);
-    const [{ inserted }] = await this.sql.query<{ inserted: number }>({
+    const [{ status, inserted }] = await this.sql.query<{ status: string | null; inserted: number }>({
       name: 'insert_form_submission',
       text: INSERT_SUBMISSION,
       values: [row.id, row.formId, row.publishedVersion, row.dedupeKey, JSON.stringify(row.record), row.createdAt, shard],
     });
-    return inserted === 1;
+    if (status === null) return 'form_gone';
+    if (status !== 'published') return 'form_not_accepting';
+    return inserted === 1 ? 'stored' : 'duplicate';
   }
 
   async list(formId: string, after: Date | undefined, limit: number): Promise<SubmissionRecord[]> {

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AnswerValue, answerToText, coerceAnswer, DraftSchema, Field, HiddenField, UploadedFile } from '@forms/draft-schema';
-import { PublishedForm } from '@forms/forms';
+import { PublishedForm, PublishedForms } from '@forms/forms';
 import { missingRequired, paymentAmount, walk } from '@forms/runtime';
 import { APP_CONFIG, AppConfig } from '@shared/config';
 import { Clock, IdGenerator } from '@shared/core';
-import { Conflict, DomainError, InvalidRequest } from '@shared/errors';
+import { Conflict, DomainError, InvalidRequest, NotFound } from '@shared/errors';
 import { readSubmissionInput, SubmissionInput } from './submission-input';
 import { SubmissionRecord, SubmissionResult } from './submission-record';
 import { SubmissionsRepository } from './submissions.repository';
@@ -24,6 +24,7 @@ export class SubmissionsService {
     private readonly repository: SubmissionsRepository,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
+    private readonly published: PublishedForms,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -76,7 +77,7 @@ export class SubmissionsService {
       },
       answersByFieldId: Object.fromEntries(kept.map(({ field }) => [field.id, answers[field.id]])),
     };
-    const stored = await this.repository.insert({
+    const outcome = await this.repository.insert({
       id: record.submission.id,
       formId: form.formId,
       publishedVersion: form.version,
@@ -84,8 +85,14 @@ export class SubmissionsService {
       record,
       createdAt,
     });
-    if (!stored) {
+    if (outcome === 'duplicate') {
       throw Conflict('duplicate_submission', 'A submission for this analytics session was already recorded for this form.', { field: 'analyticsSessionId' });
+    }
+    if (outcome !== 'stored') {
+      // Our cached snapshot is stale (an invalidation was missed): drop it everywhere, then answer as the database says.
+      await this.published.invalidate(form.publicId);
+      if (outcome === 'form_gone') throw NotFound('form', form.publicId);
+      throw formClosed();
     }
     return {
       submission: { ...record.submission, formId: form.formId },
@@ -162,6 +169,8 @@ function acceptingSchema(form: PublishedForm): DraftSchema {
   if (!form.schema || form.status === 'draft') {
     throw new DomainError('permission_error', 'form_not_published', 'This form is not published, so it does not accept submissions.');
   }
-  if (form.status === 'closed') throw new DomainError('permission_error', 'form_closed', 'This form is closed and no longer accepts submissions.');
+  if (form.status === 'closed') throw formClosed();
   return form.schema;
 }
+
+const formClosed = () => new DomainError('permission_error', 'form_closed', 'This form is closed and no longer accepts submissions.');
