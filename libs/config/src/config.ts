@@ -22,10 +22,31 @@ export interface AppConfig {
   smtpUrl: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   authCacheTtlMs: number;
+  /** How often each replica re-reads the auth change counter in Redis, in case a pub/sub message was lost. */
+  authChangeCheckMs: number;
+  /** Failed authentications one IP may make per window before 429; 0 turns the limit off. */
+  authFailureLimit: number;
+  authFailureWindowSeconds: number;
+  /** How long an unknown, revoked or expired credential is refused from memory without a database lookup. */
+  authNegativeCacheTtlMs: number;
+  /** Log one in this many 401 responses (1 logs all, 0 none). */
+  accessLogUnauthenticatedSample: number;
   /** Requests one credential may make per window; 0 turns the limit off. */
   rateLimitRequests: number;
   rateLimitWindowSeconds: number;
   shutdownTimeoutMs: number;
+  /** Forms public endpoints: requests per client IP / per form in each window; 0 turns that limit off. */
+  formsPublicLimitWindowSeconds: number;
+  formsSubmissionsPerIp: number;
+  formsSubmissionsPerForm: number;
+  formsUploadsPerIp: number;
+  formsUploadsPerForm: number;
+  formsHostedPagesPerIp: number;
+  /** Largest draft body (JSON bytes) a draft write accepts. */
+  formsMaxDraftBytes: number;
+  /** Where uploaded files are stored (local disk), and how long an upload no submission refers to is kept. */
+  formsUploadDir: string;
+  formsUploadRetentionHours: number;
 }
 
 export class ConfigError extends Error {
@@ -95,9 +116,23 @@ export function loadConfig(env: Env = process.env, defaults: { port?: number; he
     smtpUrl: url('SMTP_URL', 'smtp://127.0.0.1:1025', ['smtp:', 'smtps:']),
     logLevel: oneOf('LOG_LEVEL', nodeEnv === 'test' ? 'silent' : 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
     authCacheTtlMs: int('AUTH_CACHE_TTL_MS', 5000, 0, 60_000),
+    authChangeCheckMs: int('AUTH_CHANGE_CHECK_MS', 500, 50, 60_000),
+    authFailureLimit: int('AUTH_FAILURE_LIMIT', nodeEnv === 'test' ? 0 : 30, 0, 1_000_000),
+    authFailureWindowSeconds: int('AUTH_FAILURE_WINDOW_SECONDS', 60, 1, 3600),
+    authNegativeCacheTtlMs: int('AUTH_NEGATIVE_CACHE_TTL_MS', 30_000, 0, 600_000),
+    accessLogUnauthenticatedSample: int('ACCESS_LOG_401_SAMPLE', 100, 0, 1_000_000),
     rateLimitRequests: int('RATE_LIMIT_REQUESTS', 1200, 0, 10_000_000),
     rateLimitWindowSeconds: int('RATE_LIMIT_WINDOW_SECONDS', 60, 1, 3600),
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 25_000, 0, 600_000),
+    formsPublicLimitWindowSeconds: int('FORMS_PUBLIC_LIMIT_WINDOW_SECONDS', 60, 1, 3600),
+    formsSubmissionsPerIp: int('FORMS_SUBMISSIONS_PER_IP', 30, 0, 10_000_000),
+    formsSubmissionsPerForm: int('FORMS_SUBMISSIONS_PER_FORM', 1200, 0, 10_000_000),
+    formsUploadsPerIp: int('FORMS_UPLOADS_PER_IP', 30, 0, 10_000_000),
+    formsUploadsPerForm: int('FORMS_UPLOADS_PER_FORM', 600, 0, 10_000_000),
+    formsHostedPagesPerIp: int('FORMS_HOSTED_PAGES_PER_IP', 600, 0, 10_000_000),
+    formsMaxDraftBytes: int('FORMS_MAX_DRAFT_BYTES', 256 * 1024, 1024, 1024 * 1024),
+    formsUploadDir: str('FORMS_UPLOAD_DIR', '.data/uploads'),
+    formsUploadRetentionHours: int('FORMS_UPLOAD_RETENTION_HOURS', 24, 1, 24 * 365),
   };
   config.docsBaseUrl = url('DOCS_BASE_URL', `${config.publicBaseUrl}/docs`, ['http:', 'https:']).replace(/\/+$/, '');
   config.appBaseUrl = url('APP_BASE_URL', config.publicBaseUrl, ['http:', 'https:']).replace(/\/+$/, '');
