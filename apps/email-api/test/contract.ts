@@ -10,6 +10,7 @@ export interface ContractOperation {
   required_scopes: string[];
   auth_required: boolean;
   has_request_body: boolean;
+  query_params?: unknown[];
 }
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';

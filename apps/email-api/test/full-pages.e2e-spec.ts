@@ -1,0 +1,89 @@
+/**
+ * Every implemented cursor list of the contract (a GET taking `starting_after`), filled with exactly ROWS rows in a
+ * workspace of its own: a page of limit ROWS - 1, ROWS and ROWS + 1, and a walk one row at a time. An exactly full
+ * last page has `has_more: false` and no cursor; a page with rows after it has both, and the cursor leads to them.
+ */
+import { EmailPrisma } from '@email/data-access';
+import { contractOperations, isImplemented } from './contract';
+import { emailApi, EmailApiHarness } from './helpers';
+
+const ROWS = 3;
+
+type Fill = (h: EmailApiHarness, workspace: { workspace_id: string; api_key: string }) => Promise<void>;
+
+/** How to create ROWS rows for each list; an implemented list without an entry here fails the test. */
+const FILLERS: Record<string, Fill> = {
+  listSubscribers: async (h, w) => {
+    for (let i = 0; i < ROWS; i++) await h.as(w.api_key).post('/v1/subscribers').send({ email: `page${i}@example.com` }).expect(201);
+  },
+  listTags: async (h, w) => {
+    for (let i = 0; i < ROWS; i++) await h.as(w.api_key).post('/v1/tags').send({ name: `Page tag ${i}` }).expect(201);
+  },
+  listCustomFields: async (h, w) => {
+    for (let i = 0; i < ROWS; i++) await h.as(w.api_key).post('/v1/custom-fields').send({ label: `Page field ${i}`, type: 'Text' }).expect(201);
+  },
+  listSenderIdentities: async (h, w) => {
+    await h.app.get(EmailPrisma).deliveryConnection.createMany({
+      data: Array.from({ length: ROWS }, (_, i) => ({
+        id: `edc_page_${w.workspace_id}_${i}`,
+        workspace_id: w.workspace_id,
+        name: `Page ${i}`,
+        provider: 'custom-smtp',
+        from_email: `page${i}@example.com`,
+        from_name: 'Page',
+        enabled: true,
+      })),
+    });
+  },
+};
+
+const cursorLists = contractOperations().filter((op) => op.method === 'GET' && JSON.stringify(op.query_params ?? []).includes('"starting_after"'));
+
+interface ListPage {
+  data: Array<{ id: string }>;
+  pagination: { has_more: boolean; next_cursor: string | null };
+}
+
+describe('email-api: exactly full pages of every cursor list', () => {
+  let h: EmailApiHarness;
+  beforeAll(async () => {
+    h = await emailApi({ RATE_LIMIT_REQUESTS: '0' });
+  });
+  afterAll(() => h?.close());
+
+  it('has an entry for every implemented cursor list', async () => {
+    const implemented: string[] = [];
+    for (const op of cursorLists) if (await isImplemented(h, op)) implemented.push(op.operation_id);
+    expect(implemented.sort()).toEqual(Object.keys(FILLERS).sort());
+  });
+
+  it.each(Object.keys(FILLERS))('%s', async (operationId) => {
+    const op = cursorLists.find((o) => o.operation_id === operationId)!;
+    const workspace = await h.newWorkspace(`Pages of ${operationId}`);
+    await FILLERS[operationId](h, workspace);
+    const list = async (query: string): Promise<ListPage> => (await h.as(workspace.api_key).get(`${op.path}?${query}`).expect(200)).body;
+    const shape = (page: ListPage) => ({ rows: page.data.length, has_more: page.pagination.has_more, cursor: typeof page.pagination.next_cursor });
+
+    expect(shape(await list(`limit=${ROWS + 1}`))).toEqual({ rows: ROWS, has_more: false, cursor: 'object' });
+    const all = await list(`limit=${ROWS}`);
+    expect(shape(all)).toEqual({ rows: ROWS, has_more: false, cursor: 'object' });
+    expect(all.pagination.next_cursor).toBeNull();
+    const first = await list(`limit=${ROWS - 1}`);
+    expect(shape(first)).toEqual({ rows: ROWS - 1, has_more: true, cursor: 'string' });
+    // The rest is exactly one row: a full last page.
+    const rest = await list(`limit=1&starting_after=${encodeURIComponent(first.pagination.next_cursor!)}`);
+    expect({ ...shape(rest), cursor: rest.pagination.next_cursor }).toEqual({ rows: 1, has_more: false, cursor: null });
+
+    // One row at a time: every page but the last says there is more, and the walk sees each row once.
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    for (let i = 0; i < ROWS; i++) {
+      const page: ListPage = await list(`limit=1${cursor ? `&starting_after=${encodeURIComponent(cursor)}` : ''}`);
+      seen.push(...page.data.map((row) => row.id));
+      expect({ step: i, has_more: page.pagination.has_more }).toEqual({ step: i, has_more: i < ROWS - 1 });
+      cursor = page.pagination.next_cursor;
+    }
+    expect(seen).toEqual(all.data.map((row) => row.id));
+    expect(cursor).toBeNull();
+  });
+});
