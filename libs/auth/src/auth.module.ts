@@ -1,7 +1,9 @@
 import { CanActivate, DynamicModule, Module, ModuleMetadata, Type } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
+import { AuthChangesModule } from './auth-changes';
 import { BearerStrategy } from './bearer.strategy';
+import { FailedAuthLimiter } from './failed-authentication';
 import { BearerAuthGuard, ScopeGuard } from './guards';
 import { CREDENTIAL_VERIFIER, CredentialVerifier } from './principal';
 
@@ -14,9 +16,10 @@ export class AuthModule {
   static forRoot(options: { imports?: ModuleMetadata['imports']; verifier: Type<CredentialVerifier>; after?: Type<CanActivate>[] }): DynamicModule {
     return {
       module: AuthModule,
-      imports: [PassportModule, ...(options.imports ?? [])],
+      imports: [PassportModule, AuthChangesModule, ...(options.imports ?? [])],
       providers: [
         { provide: CREDENTIAL_VERIFIER, useExisting: options.verifier },
+        FailedAuthLimiter,
         BearerStrategy,
         { provide: APP_GUARD, useClass: BearerAuthGuard },
         { provide: APP_GUARD, useClass: ScopeGuard },

@@ -1,5 +1,7 @@
 export * from './principal';
 export * from './principal-cache';
+export * from './auth-changes';
+export * from './failed-authentication';
 export * from './last-used-recorder';
 export * from './decorators';
 export * from './guards';

@@ -1,9 +1,9 @@
 import { PrincipalCache } from './principal-cache';
 import { Principal } from './principal';
 
-const principal = (expiresAt: Date | null = null): Principal => ({
+const principal = (expiresAt: Date | null = null, credentialId = 'key_1'): Principal => ({
   credentialType: 'workspace_api_key',
-  credentialId: 'key_1',
+  credentialId,
   tenantId: 'wsp_1',
   scopes: [],
   expiresAt,
@@ -38,5 +38,26 @@ describe('PrincipalCache', () => {
     small.set('c', principal());
     expect(small.get('a')).toBeUndefined();
     expect(small.get('c')).toBeDefined();
+  });
+
+  it('evicts the entries of one credential, or everything', () => {
+    const cache = new PrincipalCache(60_000);
+    cache.set('a', principal(null, 'key_a'));
+    cache.set('b', principal(null, 'key_b'));
+    cache.evict((p) => p.credentialId === 'key_a');
+    expect(cache.get('a')).toBeUndefined();
+    expect(cache.get('b')).toBeDefined();
+    cache.evict();
+    expect(cache.get('b')).toBeUndefined();
+  });
+
+  it('does not store a verification that started before an eviction', () => {
+    const cache = new PrincipalCache(60_000);
+    const before = cache.generation;
+    cache.evict((p) => p.credentialId === 'key_1');
+    cache.set('k', principal(), before);
+    expect(cache.get('k')).toBeUndefined();
+    cache.set('k', principal(), cache.generation);
+    expect(cache.get('k')).toBeDefined();
   });
 });

@@ -2,11 +2,16 @@ import { createHash } from 'node:crypto';
 import { Principal } from './principal';
 
 /**
- * Keeps verified principals for a few seconds so the hot path skips the database.
- * A revoked key stops working within `ttlMs`; an expired key stops at once (checked on every hit).
+ * Keeps verified principals for a few seconds so the hot path skips the database. Revocation evicts an entry at once
+ * (see AuthChangeBus); `ttlMs` only bounds staleness when the revoking process could not reach Redis. An expired key
+ * stops at once (checked on every hit).
+ *
+ * Every eviction bumps `generation`: a verification that started before an eviction must not store its (possibly
+ * stale) result, so callers read `generation` before verifying and pass it to `set`.
  */
 export class PrincipalCache {
   private readonly entries = new Map<string, { principal: Principal; until: number }>();
+  private currentGeneration = 0;
 
   constructor(
     private readonly ttlMs: number,
@@ -16,6 +21,10 @@ export class PrincipalCache {
 
   static keyOf(token: string): string {
     return createHash('sha256').update(token).digest('base64url');
+  }
+
+  get generation(): number {
+    return this.currentGeneration;
   }
 
   get(key: string): Principal | undefined {
@@ -29,9 +38,17 @@ export class PrincipalCache {
     return entry.principal;
   }
 
-  set(key: string, principal: Principal): void {
-    if (this.ttlMs <= 0) return;
+  /** Stores unless an eviction happened since `generation` was read. */
+  set(key: string, principal: Principal, generation = this.currentGeneration): void {
+    if (this.ttlMs <= 0 || generation !== this.currentGeneration) return;
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
     this.entries.set(key, { principal, until: this.now() + this.ttlMs });
+  }
+
+  /** Forgets every entry matching `predicate`; with none, forgets everything. */
+  evict(predicate?: (principal: Principal) => boolean): void {
+    this.currentGeneration++;
+    if (!predicate) return this.entries.clear();
+    for (const [key, entry] of this.entries) if (predicate(entry.principal)) this.entries.delete(key);
   }
 }

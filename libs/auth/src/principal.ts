@@ -1,4 +1,5 @@
 import { DomainError } from '@shared/errors';
+import type { AuthService } from './auth-changes';
 
 /** Who is calling: the verified credential, its tenant (workspace) and its scopes. */
 export interface Principal {
@@ -14,6 +15,8 @@ export interface Principal {
 
 /** Each service supplies how to verify its bearer credentials and how to explain a missing scope. */
 export interface CredentialVerifier {
+  /** Whose revocations evict this service's cached principals (see AuthChangeBus). */
+  readonly authService: AuthService;
   /** Returns the principal, or throws an authentication DomainError (401). */
   verify(token: string): Promise<Principal>;
   /** Builds the 403 error for a principal lacking scopes, with whatever recovery hints the service offers. */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { assertValidKeyRequest, KeyRequest } from '@shared/auth';
+import { assertValidKeyRequest, AuthChangeBus, AuthServices, KeyRequest } from '@shared/auth';
 import { Clock, IdGenerator } from '@shared/core';
 import { InvalidRequest, NotFound } from '@shared/errors';
 import { AccessRepository, NewApiKey } from './access.repository';
@@ -18,6 +18,7 @@ export class AccessService {
     private readonly repository: AccessRepository,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
+    private readonly changes: AuthChangeBus,
   ) {}
 
   async createWorkspace(name: string): Promise<{ workspace_id: string; api_key: string; api_key_id: string }> {
@@ -36,8 +37,10 @@ export class AccessService {
     return { id: key.id, api_key: secret };
   }
 
+  /** Revokes the key and tells every email-api replica to drop it from its cache. */
   async revokeApiKey(keyId: string): Promise<void> {
     if (!(await this.repository.revokeKey(keyId, this.clock.now()))) throw NotFound('api_key', keyId);
+    await this.changes.publish(AuthServices.email, { kind: 'credential', id: keyId });
   }
 
   private newKey(name: string, scopes: string[], expiresAt: Date | null): { secret: string; key: NewApiKey } {

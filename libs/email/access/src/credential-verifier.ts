@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@shared/config';
-import { CredentialVerifier, LastUsedRecorder, Principal } from '@shared/auth';
+import { AuthServices, CredentialVerifier, LastUsedRecorder, Principal } from '@shared/auth';
 import { Clock } from '@shared/core';
 import { DomainError, ErrorCodes, Unauthenticated } from '@shared/errors';
 import { AccessRepository, ApiKeyRecord } from './access.repository';
@@ -42,6 +42,7 @@ export function credentialView(key: ApiKeyRecord, now: Date): ApiKeyCredentialVi
 /** Verifies workspace API keys and explains missing scopes with the recovery fields clients act on. */
 @Injectable()
 export class EmailCredentialVerifier implements CredentialVerifier {
+  readonly authService = AuthServices.email;
   private readonly logger = new Logger('Credentials');
   private readonly lastUsed = new LastUsedRecorder(
     (id, at, staleBefore) => this.repository.touchKey(id, at, staleBefore),

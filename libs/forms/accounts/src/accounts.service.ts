@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { assertValidKeyRequest, KeyRequest } from '@shared/auth';
+import { assertValidKeyRequest, AuthChangeBus, AuthServices, KeyRequest } from '@shared/auth';
 import { Clock, IdGenerator } from '@shared/core';
 import { Conflict, InvalidRequest, NotFound } from '@shared/errors';
 import { AccountsRepository, NewFormsKey } from './accounts.repository';
@@ -15,6 +15,7 @@ export class AccountsService {
     private readonly repository: AccountsRepository,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
+    private readonly changes: AuthChangeBus,
   ) {}
 
   async createAccount(input: { email: string; workspaceName?: string }): Promise<{ owner_id: string; workspace_id: string; api_key: string }> {
@@ -46,19 +47,23 @@ export class AccountsService {
     if (!(await this.repository.ownerExists(ownerId))) throw NotFound('owner', ownerId);
     const workspaceId = this.ids.newId('wrk');
     await this.repository.createWorkspace(ownerId, { id: workspaceId, name, plan: input.plan ?? 'free' });
+    await this.changes.publish(AuthServices.forms, { kind: 'owner', id: ownerId });
     return { workspace_id: workspaceId };
   }
 
-  /** Adds an account to a workspace, or changes its role there. */
+  /** Adds an account to a workspace, or changes its role there; every forms-api replica re-reads its roles. */
   async setMembership(workspaceId: string, ownerId: string, role: 'owner' | 'editor' | 'viewer'): Promise<void> {
     if (!['owner', 'editor', 'viewer'].includes(role)) throw InvalidRequest('validation_failed', 'role must be owner, editor or viewer.', 'role');
     if (!(await this.repository.ownerExists(ownerId))) throw NotFound('owner', ownerId);
     if (!(await this.repository.workspaceExists(workspaceId))) throw NotFound('workspace', workspaceId);
     await this.repository.setMembership(workspaceId, ownerId, role);
+    await this.changes.publish(AuthServices.forms, { kind: 'owner', id: ownerId });
   }
 
+  /** Revokes the key and tells every forms-api replica to drop it from its cache. */
   async revokeApiKey(keyId: string): Promise<void> {
     if (!(await this.repository.revokeKey(keyId, this.clock.now()))) throw NotFound('api_key', keyId);
+    await this.changes.publish(AuthServices.forms, { kind: 'credential', id: keyId });
   }
 
   private async freeUsername(localPart: string): Promise<string> {

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { CredentialVerifier, LastUsedRecorder, Principal } from '@shared/auth';
+import { AuthServices, CredentialVerifier, LastUsedRecorder, Principal } from '@shared/auth';
 import { Clock } from '@shared/core';
 import { DomainError, ErrorCodes, Unauthenticated } from '@shared/errors';
 import { AccountsRepository, KeyWithOwner } from './accounts.repository';
@@ -26,6 +26,7 @@ export function toMe(key: KeyWithOwner): MeDto {
 /** Verifies account-owned forms keys. The tenant of a forms principal is the owning account. */
 @Injectable()
 export class FormsCredentialVerifier implements CredentialVerifier {
+  readonly authService = AuthServices.forms;
   private readonly logger = new Logger('Credentials');
   private readonly lastUsed = new LastUsedRecorder(
     (id, at, staleBefore) => this.repository.touchKey(id, at, staleBefore),

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuthChangesModule } from '@shared/auth';
 import { DraftEditor } from './draft-editor.service';
 import { FormsRepository } from './forms.repository';
 import { FormsService } from './forms.service';
@@ -6,6 +7,7 @@ import { PublishedForms } from './published-forms';
 import { WorkspaceAccess } from './workspace-access';
 
 @Module({
+  imports: [AuthChangesModule],
   providers: [FormsRepository, FormsService, DraftEditor, PublishedForms, WorkspaceAccess],
   exports: [FormsService, DraftEditor, PublishedForms, WorkspaceAccess],
 })

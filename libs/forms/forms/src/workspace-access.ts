@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { FormsPrisma } from '@forms/data-access';
+import { AuthChangeBus, AuthServices } from '@shared/auth';
 import { APP_CONFIG, AppConfig } from '@shared/config';
 import { ExpiringCache } from './expiring-cache';
 import { DomainError } from '@shared/errors';
@@ -31,17 +32,23 @@ export interface WorkspaceMembership {
 
 /**
  * Reads the key owner's live workspace memberships; every forms request is checked against them. Reads are cached
- * for AUTH_CACHE_TTL_MS like verified keys, so a role change takes effect within that time.
+ * for AUTH_CACHE_TTL_MS like verified keys; a role change published on the forms auth channel evicts the owner's
+ * entry on every replica at once (and a missed message empties the cache at the next epoch check).
  */
 @Injectable()
 export class WorkspaceAccess {
-  private readonly cache: ExpiringCache<WorkspaceMembership[]>;
+  private cache: ExpiringCache<WorkspaceMembership[]>;
 
   constructor(
     private readonly prisma: FormsPrisma,
     @Inject(APP_CONFIG) config: AppConfig,
+    changes: AuthChangeBus,
   ) {
     this.cache = new ExpiringCache(config.authCacheTtlMs);
+    changes.listen(AuthServices.forms, (change) => {
+      if (!change) this.cache = new ExpiringCache(config.authCacheTtlMs);
+      else if (change.kind === 'owner') this.cache.delete(change.id);
+    });
   }
 
   memberships(ownerId: string): Promise<WorkspaceMembership[]> {
