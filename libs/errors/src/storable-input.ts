@@ -25,9 +25,7 @@ export function findUnstorableInput(value: unknown, root: string): DomainError |
       continue;
     }
     if (typeof current !== 'object' || current === null || Buffer.isBuffer(current)) continue;
-    if (depth >= MAX_INPUT_DEPTH) {
-      return new DomainError('invalid_request', ErrorCodes.inputTooDeep, `The input is nested more than ${MAX_INPUT_DEPTH} levels deep.`, { field: path || 'body' });
-    }
+    if (depth >= MAX_INPUT_DEPTH) return inputTooDeep(path || 'body');
     const entries: [string | number, unknown][] = Array.isArray(current) ? current.map((item, index) => [index, item]) : Object.entries(current);
     for (const [key, item] of entries) {
       if (typeof key === 'string' && !isStorableText(key)) return unstorable(child(path, key.replace(UNSTORABLE, '?')));
@@ -35,6 +33,10 @@ export function findUnstorableInput(value: unknown, root: string): DomainError |
     }
   }
   return undefined;
+}
+
+export function inputTooDeep(field: string): DomainError {
+  return new DomainError('invalid_request', ErrorCodes.inputTooDeep, `The input is nested more than ${MAX_INPUT_DEPTH} levels deep.`, { field });
 }
 
 function unstorable(field: string): DomainError {

@@ -1,11 +1,14 @@
 import { Body, Controller, HttpCode, Module, Post } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
 import request from 'supertest';
 import { ConfigModule } from '@shared/config';
-import { RedisModule } from '@shared/redis';
+import { REDIS_CLIENT, RedisModule } from '@shared/redis';
 import { createTestApp } from '@shared/testing';
-import { Idempotent } from './idempotency.interceptor';
+import { canonicalJson, Idempotent, IDEMPOTENCY_OPTIONS } from './idempotency.interceptor';
+
+const LEASE_MS = 600;
 
 let executions = 0;
 
@@ -27,6 +30,14 @@ class ThingsController {
     return { run_id: `run_${executions}` };
   }
 
+  @Post('slow')
+  @Idempotent()
+  async slow() {
+    executions += 1;
+    await new Promise((resolve) => setTimeout(resolve, LEASE_MS * 3));
+    return { id: `slow_${executions}` };
+  }
+
   @Post('failing')
   @Idempotent()
   fail() {
@@ -35,7 +46,11 @@ class ThingsController {
   }
 }
 
-@Module({ imports: [ConfigModule.forRoot(), RedisModule], controllers: [ThingsController] })
+@Module({
+  imports: [ConfigModule.forRoot(), RedisModule],
+  controllers: [ThingsController],
+  providers: [{ provide: IDEMPOTENCY_OPTIONS, useValue: { leaseMs: LEASE_MS } }],
+})
 class IdempotencyTestModule {}
 
 describe('Idempotency-Key (real Redis)', () => {
@@ -45,8 +60,12 @@ describe('Idempotency-Key (real Redis)', () => {
     return key ? req.set('idempotency-key', key) : req;
   };
 
+  const redisKeyOf = (key: string) => `idempotency:anonymous:${createHash('sha256').update(key).digest('hex')}`;
+  let redis: Redis;
+
   beforeAll(async () => {
     app = await createTestApp(IdempotencyTestModule, {});
+    redis = app.get<Redis>(REDIS_CLIENT);
   });
 
   afterAll(async () => {
@@ -111,10 +130,46 @@ describe('Idempotency-Key (real Redis)', () => {
   it('stores results for 24 hours', async () => {
     const key = randomUUID();
     await post('/things', key, {}).expect(201);
-    const redis = app.get<import('ioredis').Redis>((await import('@shared/redis')).REDIS_CLIENT);
-    const keys = await redis.keys('idempotency:anonymous:*');
-    const ttls = await Promise.all(keys.map((k) => redis.ttl(k)));
-    expect(Math.max(...ttls)).toBeGreaterThan(24 * 3600 - 60);
-    expect(Math.max(...ttls)).toBeLessThanOrEqual(24 * 3600);
+    const ttl = await redis.ttl(redisKeyOf(key));
+    expect(ttl).toBeGreaterThan(24 * 3600 - 60);
+    expect(ttl).toBeLessThanOrEqual(24 * 3600);
+  });
+
+  it('refuses a hostile nesting depth with the validation 400, not a stack overflow', async () => {
+    // 20 KB of brackets: the probe needed 2,300 levels against the built app; under jest the stack is a little deeper.
+    const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+    const res = await request(app.getHttpServer())
+      .post('/things')
+      .set('idempotency-key', randomUUID())
+      .set('content-type', 'application/json')
+      .send(deep)
+      .expect(400);
+    expect(res.body.error).toMatchObject({ type: 'invalid_request', code: 'input_too_deep' });
+    expect(executions).toBe(0);
+  });
+
+  it('frees the key of a crashed holder once its short lease runs out', async () => {
+    const key = randomUUID();
+    // What a process that died mid-request leaves behind: a running entry nobody refreshes.
+    const fingerprint = createHash('sha256').update(`POST /things\n${canonicalJson({ n: 1 })}`).digest('hex');
+    await redis.set(redisKeyOf(key), JSON.stringify({ fingerprint, state: 'running', owner: 'crashed' }), 'PX', LEASE_MS);
+    const started = Date.now();
+    const res = await post('/things', key, { n: 1 }).expect(201);
+    expect(Date.now() - started).toBeLessThan(LEASE_MS + 1_000);
+    expect(res.body.id).toBe('thing_1');
+  });
+
+  it('keeps the key of a live request beyond the lease (heartbeat), so a duplicate never runs it twice', async () => {
+    const key = randomUUID();
+    const first = post('/things/slow', key, {}).then((res) => res);
+    await new Promise((resolve) => setTimeout(resolve, LEASE_MS * 1.5));
+    const lease = await redis.pttl(redisKeyOf(key));
+    expect(lease).toBeGreaterThan(0);
+    expect(lease).toBeLessThanOrEqual(LEASE_MS);
+    const duplicate = await post('/things/slow', key, {});
+    expect((await first).status).toBe(201);
+    expect(executions).toBe(1);
+    expect([201, 409]).toContain(duplicate.status);
+    if (duplicate.status === 201) expect(duplicate.body.id).toBe('slow_1');
   });
 });

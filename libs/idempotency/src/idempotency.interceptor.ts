@@ -1,21 +1,36 @@
-import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor, UseInterceptors, applyDecorators } from '@nestjs/common';
+import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor, Optional, UseInterceptors, applyDecorators } from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { Observable, catchError, concatMap, from, map, of, switchMap, throwError } from 'rxjs';
-import { Conflict, ErrorCodes, InvalidRequest } from '@shared/errors';
+import { Observable, catchError, concatMap, finalize, from, map, of, switchMap, throwError } from 'rxjs';
+import { Conflict, ErrorCodes, findUnstorableInput, InvalidRequest, inputTooDeep, MAX_INPUT_DEPTH } from '@shared/errors';
 import { REDIS_CLIENT } from '@shared/redis';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 const RESULT_TTL_SECONDS = 24 * 60 * 60;
-/** A request that crashes mid-flight frees its key after this long instead of blocking it for a day. */
-const LOCK_TTL_SECONDS = 120;
 const WAIT_FOR_DUPLICATE_MS = 3000;
 const POLL_MS = 25;
+
+export interface IdempotencyOptions {
+  /**
+   * How long a running request holds its key without a heartbeat. A live request refreshes it every third of this,
+   * so only a holder that crashed (or lost Redis) lets it lapse, and a retry can run this soon after the crash.
+   */
+  leaseMs: number;
+}
+
+export const IDEMPOTENCY_OPTIONS = Symbol('IDEMPOTENCY_OPTIONS');
+const DEFAULT_OPTIONS: IdempotencyOptions = { leaseMs: 5000 };
+
+// Compare-and-act on the running entry, so a request whose lease lapsed never extends or frees another request's key.
+const REFRESH_IF_OWNED = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
+const RELEASE_IF_OWNED = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 
 interface StoredEntry {
   fingerprint: string;
   state: 'running' | 'done';
+  /** Set while running: tells this request's entry from a later holder's after a lapsed lease. */
+  owner?: string;
   status?: number;
   body?: unknown;
 }
@@ -34,13 +49,14 @@ interface HttpReplyLike {
   header(name: string, value: string): unknown;
 }
 
-/** JSON with sorted keys, so `{a,b}` and `{b,a}` count as the same body. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+/** JSON with sorted keys, so `{a,b}` and `{b,a}` count as the same body. Refuses nesting the validators would refuse. */
+export function canonicalJson(value: unknown, depth = 0): string {
+  if (value && typeof value === 'object' && depth >= MAX_INPUT_DEPTH) throw inputTooDeep('body');
+  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item, depth + 1)).join(',')}]`;
   if (value && typeof value === 'object') {
     const entries = Object.keys(value as object)
       .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key], depth + 1)}`);
     return `{${entries.join(',')}}`;
   }
   return JSON.stringify(value ?? null);
@@ -50,11 +66,18 @@ export function canonicalJson(value: unknown): string {
  * Implements `Idempotency-Key`: the first request with a key runs and its 2xx response is kept for 24 h;
  * a repeat with the same method, path and body replays it; the same key with anything else is a 409;
  * a duplicate that arrives while the first is still running waits briefly, then gets a 409 — it never runs twice.
- * A failed request releases the key so a corrected retry can run.
+ * A failed request releases the key so a corrected retry can run; a crashed one loses it when its lease lapses.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
-  constructor(@Inject(REDIS_CLIENT) private readonly redis: Redis) {}
+  private readonly leaseMs: number;
+
+  constructor(
+    @Inject(REDIS_CLIENT) private readonly redis: Redis,
+    @Optional() @Inject(IDEMPOTENCY_OPTIONS) options?: IdempotencyOptions,
+  ) {
+    this.leaseMs = (options ?? DEFAULT_OPTIONS).leaseMs;
+  }
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const http = context.switchToHttp();
@@ -66,43 +89,56 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (!key || key.length > 255 || !/^[\x21-\x7e]+$/.test(key)) {
       throw InvalidRequest(ErrorCodes.invalidIdempotencyKey, 'Idempotency-Key must be 1-255 visible ASCII characters.', 'Idempotency-Key');
     }
+    // Interceptors run before the validation pipe: refuse what it would refuse, with the same error, before fingerprinting.
+    const unstorable = findUnstorableInput(request.body, '');
+    if (unstorable) throw unstorable;
 
     const tenant = request.user?.tenantId ?? 'anonymous';
     const redisKey = `idempotency:${tenant}:${createHash('sha256').update(key).digest('hex')}`;
     const fingerprint = createHash('sha256').update(`${request.method} ${request.url}\n${canonicalJson(request.body)}`).digest('hex');
+    const running = JSON.stringify({ fingerprint, state: 'running', owner: randomUUID() } satisfies StoredEntry);
     const declaredStatus = Reflect.getMetadata(HTTP_CODE_METADATA, context.getHandler()) as number | undefined;
 
-    return from(this.claim(redisKey, fingerprint)).pipe(
+    return from(this.claim(redisKey, fingerprint, running)).pipe(
       switchMap((existing) => {
         if (existing) {
           reply.status(existing.status ?? 200);
           reply.header('idempotent-replayed', 'true');
           return of(existing.body);
         }
+        const heartbeat = this.keepAlive(redisKey, running);
         return next.handle().pipe(
-          concatMap((body) => from(this.record(redisKey, fingerprint, declaredStatus ?? reply.statusCode, body)).pipe(map(() => body))),
-          catchError((error) => from(this.redis.del(redisKey)).pipe(switchMap(() => throwError(() => error)))),
+          concatMap((body) => from(this.record(redisKey, running, fingerprint, declaredStatus ?? reply.statusCode, body)).pipe(map(() => body))),
+          catchError((error) => from(this.release(redisKey, running)).pipe(switchMap(() => throwError(() => error)))),
+          finalize(() => clearInterval(heartbeat)),
         );
       }),
     );
   }
 
+  /** Refreshes the lease while the request runs. A failed refresh is left alone: the lease then lapses, as after a crash. */
+  private keepAlive(redisKey: string, running: string): NodeJS.Timeout {
+    return setInterval(() => {
+      this.redis.eval(REFRESH_IF_OWNED, 1, redisKey, running, this.leaseMs).catch(() => undefined);
+    }, Math.max(1, Math.floor(this.leaseMs / 3)));
+  }
+
+  private async release(redisKey: string, running: string): Promise<void> {
+    await this.redis.eval(RELEASE_IF_OWNED, 1, redisKey, running);
+  }
+
   /** Keeps a 2xx result for replay; anything else frees the key. */
-  private async record(redisKey: string, fingerprint: string, status: number, body: unknown): Promise<void> {
-    if (status < 200 || status >= 300) {
-      await this.redis.del(redisKey);
-      return;
-    }
+  private async record(redisKey: string, running: string, fingerprint: string, status: number, body: unknown): Promise<void> {
+    if (status < 200 || status >= 300) return this.release(redisKey, running);
     const entry: StoredEntry = { fingerprint, state: 'done', status, body: body ?? null };
     await this.redis.set(redisKey, JSON.stringify(entry), 'EX', RESULT_TTL_SECONDS);
   }
 
   /** Takes the key for this request (returns undefined) or returns the finished entry to replay. */
-  private async claim(redisKey: string, fingerprint: string): Promise<StoredEntry | undefined> {
-    const running: StoredEntry = { fingerprint, state: 'running' };
+  private async claim(redisKey: string, fingerprint: string, running: string): Promise<StoredEntry | undefined> {
     const deadline = Date.now() + WAIT_FOR_DUPLICATE_MS;
     for (;;) {
-      const taken = await this.redis.set(redisKey, JSON.stringify(running), 'EX', LOCK_TTL_SECONDS, 'NX');
+      const taken = await this.redis.set(redisKey, running, 'PX', this.leaseMs, 'NX');
       if (taken === 'OK') return undefined;
       const raw = await this.redis.get(redisKey);
       if (raw === null) continue; // released between our two calls: try to take it again
