@@ -15,14 +15,6 @@ export type AuthChangeListener = (change: AuthChange | null) => void;
 export const AuthServices = { email: 'email', forms: 'forms' } as const;
 export type AuthService = (typeof AuthServices)[keyof typeof AuthServices];
 
-/**
- * Tells every replica of a service that a credential was revoked or a role changed, within a second.
- *
- * A change is published on the service's Redis pub/sub channel and also counted in the service's epoch key.
- * Listeners evict on each message; each replica also re-reads the epochs every `authChangeCheckMs`, and when one
- * moved (a message was lost, the subscriber reconnected) or cannot be read, its listeners forget everything and
- * verify again against the database. The cost is one MGET per interval per replica, not per request.
- */
 /** Quits a connection, or drops it when quitting fails. */
 async function closeRedis(connection: Redis | undefined): Promise<void> {
   await connection?.quit().catch(() => connection.disconnect());
@@ -53,11 +45,21 @@ export class AuthRedis implements OnModuleDestroy {
   }
 }
 
+/**
+ * Tells every replica of a service that a credential was revoked or a role changed, within a second.
+ *
+ * A change is counted in the service's epoch key, then published with that epoch on the service's Redis pub/sub
+ * channel. Listeners evict what each message names. Each replica also re-reads the epochs every `authChangeCheckMs`:
+ * when one moved past the messages it received (a message was lost, the subscriber was reconnecting) or cannot be
+ * read, its listeners forget everything and verify again against the database. The cost is one MGET per interval
+ * per replica, not per request.
+ */
 @Injectable()
 export class AuthChangeBus implements OnModuleDestroy {
   private readonly logger = new Logger('AuthChanges');
   private readonly listeners = new Map<AuthService, Set<AuthChangeListener>>();
-  private readonly lastEpochs = new Map<AuthService, string | null>();
+  /** The epoch each service's caches are known to be consistent with; null until first read. */
+  private readonly lastEpochs = new Map<AuthService, number | null>();
   private subscriber?: Redis;
   private timer?: NodeJS.Timeout;
   private checking = false;
@@ -78,7 +80,8 @@ export class AuthChangeBus implements OnModuleDestroy {
   /** Call after the change is committed. A failure is logged: replicas then see it at their next epoch check or TTL. */
   async publish(service: AuthService, change: AuthChange): Promise<void> {
     try {
-      await this.redis.connection().multi().incr(this.epochKeyOf(service)).publish(this.channelOf(service), JSON.stringify(change)).exec();
+      const epoch = await this.redis.connection().incr(this.epochKeyOf(service));
+      await this.redis.connection().publish(this.channelOf(service), JSON.stringify({ ...change, epoch }));
     } catch (error) {
       this.logger.warn(`could not publish ${change.kind} change ${change.id}: ${String(error)}`);
     }
@@ -94,6 +97,7 @@ export class AuthChangeBus implements OnModuleDestroy {
     if (first) {
       this.lastEpochs.set(service, null);
       this.subscriber!.subscribe(this.channelOf(service)).catch((error) => this.logger.warn(`subscribe: ${String(error)}`));
+      void this.checkEpochs();
     }
     this.timer ??= setInterval(() => void this.checkEpochs(), this.config.authChangeCheckMs).unref();
   }
@@ -102,7 +106,7 @@ export class AuthChangeBus implements OnModuleDestroy {
     const subscriber = this.redis.subscriberConnection();
     subscriber.on('message', (channel: string, message: string) => {
       const service = [...this.listeners.keys()].find((s) => this.channelOf(s) === channel);
-      if (service) this.emit(service, parseChange(message));
+      if (service) this.receive(service, message);
     });
     subscriber.on('error', (error) => this.logger.warn(`change channel: ${String(error)}`));
     this.subscriber = subscriber;
@@ -122,13 +126,20 @@ export class AuthChangeBus implements OnModuleDestroy {
       this.checking = false;
     }
     services.forEach((service, i) => {
-      const epoch = epochs[i] ?? '0';
-      if (this.lastEpochs.get(service) !== epoch) {
-        // The first read after startup finds caches that are empty anyway; emitting keeps the rule simple.
-        this.lastEpochs.set(service, epoch);
-        this.emit(service, null);
-      }
+      const epoch = Number(epochs[i] ?? 0);
+      if (this.lastEpochs.get(service) === epoch) return;
+      // Some change arrived only as a count (or this is the first read, when the caches are still empty).
+      this.lastEpochs.set(service, epoch);
+      this.emit(service, null);
     });
+  }
+
+  /** Evicts what the message names; the epoch moves on only when no message was skipped since the last one. */
+  private receive(service: AuthService, message: string): void {
+    const change = parseChange(message);
+    this.emit(service, change && { kind: change.kind, id: change.id });
+    const last = this.lastEpochs.get(service);
+    if (change && last !== null && last !== undefined && change.epoch === last + 1) this.lastEpochs.set(service, change.epoch);
   }
 
   private emit(service: AuthService, change: AuthChange | null): void {
@@ -141,10 +152,12 @@ export class AuthChangeBus implements OnModuleDestroy {
   }
 }
 
-function parseChange(message: string): AuthChange | null {
+function parseChange(message: string): (AuthChange & { epoch: number }) | null {
   try {
-    const parsed = JSON.parse(message) as Partial<AuthChange>;
-    if ((parsed.kind === 'credential' || parsed.kind === 'owner') && typeof parsed.id === 'string') return { kind: parsed.kind, id: parsed.id };
+    const parsed = JSON.parse(message) as Partial<AuthChange & { epoch: number }>;
+    if ((parsed.kind === 'credential' || parsed.kind === 'owner') && typeof parsed.id === 'string' && typeof parsed.epoch === 'number') {
+      return { kind: parsed.kind, id: parsed.id, epoch: parsed.epoch };
+    }
   } catch {
     // fall through: an unreadable message is treated as "something changed"
   }
