@@ -16,19 +16,26 @@ export class CursorCodec {
     return `${payload}.${this.sign(scope, payload)}`;
   }
 
-  /** Returns the position, or throws a 400 naming `field` when the cursor is malformed, forged or from another scope. */
-  decode<T>(scope: string, cursor: string, field = 'starting_after'): T {
+  /**
+   * Returns the position, or throws a 400 naming `field` when the cursor is malformed, forged, from another scope,
+   * or holds a position `isPosition` refuses (a signature proves where a cursor came from, not that a leaked or
+   * older secret did not sign nonsense).
+   */
+  decode<T>(scope: string, cursor: string, isPosition: (position: unknown) => position is T, field = 'starting_after'): T {
     const invalid = () => InvalidRequest(ErrorCodes.invalidCursor, `"${field}" is not a cursor this list issued; pass next_cursor back unchanged.`, field);
     const [payload, tag, extra] = cursor.split('.');
     if (!payload || !tag || extra !== undefined || cursor.length > 1024) throw invalid();
     const expected = Buffer.from(this.sign(scope, payload));
     const given = Buffer.from(tag);
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalid();
+    let position: unknown;
     try {
-      return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as T;
+      position = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
     } catch {
       throw invalid();
     }
+    if (!isPosition(position)) throw invalid();
+    return position;
   }
 
   private sign(scope: string, payload: string): string {

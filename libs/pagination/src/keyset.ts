@@ -12,14 +12,26 @@ export interface KeysetPage {
   after?: { created_at: Date; id: string };
 }
 
+// Exactly what toISOString writes for years 0001-9999, which PostgreSQL's timestamp range holds with room to spare.
+const ISO_INSTANT = /^(?!0000)\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+// prefix_ULID as IdGenerator makes them; no room for control characters or SQL-unstorable text.
+const ROW_ID = /^[a-z]{1,16}_[0-9A-Za-z]{1,64}$/;
+
+/** A position this codebase could have written: a real instant in the ISO form above and a row id. */
+export function isKeysetPosition(position: unknown): position is KeysetPosition {
+  const { created_at: createdAt, id } = (position ?? {}) as Partial<Record<keyof KeysetPosition, unknown>>;
+  if (typeof createdAt !== 'string' || typeof id !== 'string' || !ISO_INSTANT.test(createdAt) || !ROW_ID.test(id)) return false;
+  const instant = new Date(createdAt);
+  // Round-tripping refuses dates that do not exist (02-30, 24:00) yet match the pattern.
+  return !Number.isNaN(instant.getTime()) && instant.toISOString() === createdAt;
+}
+
 /** Parses `limit` and `starting_after` for a newest-first list scoped to one workspace and resource. */
 export function readKeysetPage(codec: CursorCodec, scope: string, query: { limit?: string; starting_after?: string }): KeysetPage {
   const limit = parseLimit(query.limit);
   if (!query.starting_after) return { limit };
-  const position = codec.decode<KeysetPosition>(scope, query.starting_after);
-  const createdAt = new Date(position?.created_at);
-  if (typeof position?.id !== 'string' || Number.isNaN(createdAt.getTime())) return { limit };
-  return { limit, after: { created_at: createdAt, id: position.id } };
+  const position = codec.decode(scope, query.starting_after, isKeysetPosition);
+  return { limit, after: { created_at: new Date(position.created_at), id: position.id } };
 }
 
 export function cursorFor(codec: CursorCodec, scope: string, row: { created_at: Date; id: string }): string {
