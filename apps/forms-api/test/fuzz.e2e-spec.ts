@@ -7,13 +7,21 @@
  * Bodies: arbitrary JSON, dictionaries over the endpoints' real property names, and near-valid structured bodies
  * (drafts, steps, fields, rules, themes, submissions) with one random node deleted, replaced or duplicated. A second
  * block sends fixed hostile-but-valid JSON (NUL characters, lone surrogates, deep nesting) and NUL characters in ids.
+ * Every request carries a random `Idempotency-Key` or none (the forms API ignores it; it must not trip on it). The
+ * closing properties send random files to the public upload endpoint and random malformed path segments to every route.
+ * Every write route of the app must be fuzzed here (checked against the app's own routes).
+ * Seeded (FUZZ_SEED, default fixed) and sized (FUZZ_RUNS) through @shared/testing; `npm run fuzz:long` runs them long.
  */
 import fc from 'fast-check';
 import request from 'supertest';
 import { FormsPrisma } from '@forms/data-access';
+import { appRoutes, fuzzParameters, fuzzRuns, headerText, idempotencyKeys, isErrorEnvelope, malformedPathSegments } from '@shared/testing';
 import { formsApi, FormsApiHarness } from './helpers';
 
 const TABLES = ['forms', 'form_versions', 'form_submissions', 'form_uploads'];
+const BODY_RUNS = fuzzRuns(80);
+const UPLOAD_RUNS = fuzzRuns(60);
+const PATH_RUNS = fuzzRuns(150);
 
 const FIELD_TYPES = [
   'text', 'long_text', 'email', 'number', 'phone', 'url', 'date', 'time', 'single_choice', 'multiple_choice', 'dropdown', 'checkbox', 'rating',
@@ -298,18 +306,37 @@ const withControl = (body: fc.Arbitrary<object>, ...controls: fc.Arbitrary<objec
 
 // ---------------------------------------------------------------------------------------------------------------
 
+interface Endpoint {
+  name: string;
+  method: 'post' | 'put' | 'patch' | 'delete';
+  path: string;
+  bodies: fc.Arbitrary<unknown>;
+  /** Query strings to send along (the DELETE edits read their revision guard there). */
+  query?: fc.Arbitrary<string>;
+  publicRoute?: boolean;
+  /** The endpoint reads no body: random ones are accepted, and only a success is sure to be seen. */
+  bodyIgnored?: boolean;
+  /** Puts things back after a success (default: the stored draft re-parses unchanged, then the base draft is restored). */
+  after?: () => Promise<void>;
+}
+
 describe('forms-api: fuzzing the write endpoints', () => {
   let api: FormsApiHarness;
   let prisma: FormsPrisma;
   let formId: string;
   let publicId: string;
+  /** A form for `DELETE /forms/{id}` to take (made again after each successful delete). */
+  let victimId: string;
   let upload: { id: string; fileName: string; mimeType: string; size: number; url: string };
   let foreignUpload: { id: string; fileName: string; mimeType: string; size: number; url: string };
 
   const formPath = (suffix = '') => `/api/v1/forms/${formId}${suffix}`;
 
   beforeAll(async () => {
-    api = await formsApi();
+    // The public per-IP and per-form limits off: every fuzzed request must reach the endpoint.
+    api = await formsApi({
+      FORMS_SUBMISSIONS_PER_IP: '0', FORMS_SUBMISSIONS_PER_FORM: '0', FORMS_UPLOADS_PER_IP: '0', FORMS_UPLOADS_PER_FORM: '0', FORMS_HOSTED_PAGES_PER_IP: '0',
+    });
     prisma = api.app.get(FormsPrisma);
     const created = (await api.as().post('/api/v1/forms').send({ draftSchema: baseDraft() }).expect(201)).body.data;
     formId = created.id;
@@ -323,6 +350,7 @@ describe('forms-api: fuzzing the write endpoints', () => {
     const other = (await api.as().post('/api/v1/forms').send({ draftSchema: baseDraft() }).expect(201)).body.data;
     await api.as().post(`/api/v1/forms/${other.id}/publish`).send({}).expect(200);
     foreignUpload = (await sendFile(other.public_id).expect(201)).body;
+    await newVictim();
   });
   afterAll(() => api?.close());
 
@@ -337,6 +365,10 @@ describe('forms-api: fuzzing the write endpoints', () => {
   const restore = async (republish: boolean) => {
     await api.as().put(formPath('/draft')).send({ draftSchema: baseDraft(), force: true }).expect(200);
     if (republish) await api.as().post(formPath('/publish')).send({}).expect(200);
+  };
+
+  const newVictim = async () => {
+    victimId = (await api.as().post('/api/v1/forms').send({ title: 'Victim' }).expect(201)).body.data.id;
   };
 
   const generic = fc.oneof(
@@ -376,7 +408,12 @@ describe('forms-api: fuzzing the write endpoints', () => {
     return withGeneric(fc.oneof(values, mutated(wrapper)));
   };
 
-  const endpoints = (): Array<{ name: string; method: 'post' | 'put' | 'patch'; path: string; bodies: fc.Arbitrary<unknown>; publicRoute?: boolean }> => {
+  /** `draft_revision` / `force` in the query string, as the DELETE edits read them: valid, stale or garbage. */
+  const guardQuery = fc
+    .record({ draft_revision: fc.oneof(fc.integer({ min: -1, max: 3 }).map(String), fc.string()), force: fc.oneof(fc.constantFrom('true', 'false', '1', ''), fc.string()) }, { requiredKeys: [] })
+    .map((query) => new URLSearchParams(query).toString());
+
+  const endpoints = (): Endpoint[] => {
     const title = mostly(text, fc.jsonValue());
     // Generated drafts, and the base draft with one node deleted, replaced or duplicated.
     const draft = fc.oneof(mutated(draftSchema), mutated(fc.constant(null).map(() => baseDraft())));
@@ -486,25 +523,37 @@ describe('forms-api: fuzzing the write endpoints', () => {
       { name: 'design', method: 'patch', path: formPath('/design'), bodies: withGeneric(mutated(withControl(fc.record({ theme }), guard))) },
       { name: 'submit (key)', method: 'post', path: formPath('/submissions'), bodies: submissionBodies() },
       { name: 'submit (public)', method: 'post', path: `/api/public/forms/${publicId}/submissions`, bodies: submissionBodies(), publicRoute: true },
+      // Bodies these take are ignored: a random one must not trip them; the query carries the revision guard.
+      { name: 'close', method: 'post', path: formPath('/close'), bodies: generic, bodyIgnored: true, after: () => api.as().post(formPath('/reopen')).send({}).expect(200).then(() => undefined) },
+      { name: 'reopen', method: 'post', path: formPath('/reopen'), bodies: generic, bodyIgnored: true, after: async () => undefined },
+      { name: 'delete step', method: 'delete', path: formPath('/steps/stp_two'), bodies: generic, query: guardQuery, bodyIgnored: true },
+      { name: 'delete field', method: 'delete', path: formPath('/fields/fld_ok'), bodies: generic, query: guardQuery, bodyIgnored: true },
+      { name: 'delete form', method: 'delete', path: `/api/v1/forms/${victimId}`, bodies: generic, bodyIgnored: true, after: newVictim },
     ];
   };
 
   const ENDPOINT_NAMES = [
     'create', 'patch form', 'put draft', 'publish', 'add step', 'patch step', 'reorder steps', 'move step', 'add field', 'patch field', 'reorder fields',
-    'move field', 'logic', 'design', 'submit (key)', 'submit (public)',
+    'move field', 'logic', 'design', 'submit (key)', 'submit (public)', 'close', 'reopen', 'delete step', 'delete field', 'delete form',
   ];
+  /** The fixed hostile bodies go to the endpoints that read a body. */
+  const BODY_ENDPOINT_NAMES = ENDPOINT_NAMES.slice(0, 16);
   const endpoint = (name: string) => endpoints().find((e) => e.name === name)!;
-  const send = (e: { method: 'post' | 'put' | 'patch'; path: string; publicRoute?: boolean }, json: string) =>
-    api.as(e.publicRoute ? '' : undefined)[e.method](e.path).set('content-type', 'application/json').send(json);
+  const send = (e: Pick<Endpoint, 'method' | 'path' | 'publicRoute'>, json: string, idempotencyKey?: string, query = '') => {
+    let test = api.as(e.publicRoute ? '' : undefined)[e.method](query ? `${e.path}?${query}` : e.path).set('content-type', 'application/json');
+    if (idempotencyKey !== undefined) test = test.set('idempotency-key', idempotencyKey);
+    return test.send(json);
+  };
 
   /** A rejection: a 4xx (never a 5xx) with the error envelope, and the forms tables exactly as they were. */
   const expectCleanRejection = async (context: object, res: request.Response, before: string) => {
     const unchanged = (await snapshot()) === before;
-    expect({ ...context, status: res.status, isClientError: res.status >= 400 && res.status < 500, error: res.body?.error, unchanged }).toEqual({
+    expect({ ...context, status: res.status, isClientError: res.status >= 400 && res.status < 500, error: res.body?.error, envelope: isErrorEnvelope(res.body), unchanged }).toEqual({
       ...context,
       status: res.status,
       isClientError: true,
-      error: expect.objectContaining({ type: expect.any(String), code: expect.any(String), message: expect.any(String) }),
+      error: res.body?.error, // shown in a failure's diff
+      envelope: true,
       unchanged: true,
     });
   };
@@ -513,16 +562,28 @@ describe('forms-api: fuzzing the write endpoints', () => {
     expect(endpoints().map((e) => e.name)).toEqual(ENDPOINT_NAMES);
   });
 
+  it('fuzzes every write route of the app', () => {
+    const fuzzed = [...endpoints().map((e) => ({ method: e.method.toUpperCase(), path: e.path })), { method: 'POST', path: `/api/public/forms/${publicId}/uploads` }];
+    const writeRoutes = appRoutes(api.app).filter((route) => route.method !== 'GET');
+    const unfuzzed = writeRoutes.filter((route) => {
+      const pattern = new RegExp(`^${route.path.replace(/:[a-z_]+/g, '[^/]+')}$`);
+      return !fuzzed.some((e) => e.method === route.method && pattern.test(e.path));
+    });
+    expect(unfuzzed).toEqual([]);
+  });
+
   describe('random JSON bodies: a 4xx envelope and no change, or a success that leaves a re-parseable draft', () => {
     it.each(ENDPOINT_NAMES)('%s', async (name) => {
       const e = endpoint(name);
       const counts = { accepted: 0, rejected: 0 };
       await fc.assert(
-        fc.asyncProperty(e.bodies, async (body) => {
+        fc.asyncProperty(e.bodies, idempotencyKeys, e.query ?? fc.constant(''), async (body, idempotencyKey, query) => {
           const before = await snapshot();
-          const res = await send(e, JSON.stringify(body));
+          // The path again: a DELETE that went through replaced the form it names.
+          const res = await send(endpoint(name), JSON.stringify(body), idempotencyKey, query);
           if (res.status >= 200 && res.status < 300) {
             counts.accepted++;
+            if (e.after) return e.after();
             if (name.startsWith('submit')) return;
             // The draft the accepted edit left behind parses again, unchanged.
             const id = name === 'create' ? res.body.data.id : formId;
@@ -534,15 +595,16 @@ describe('forms-api: fuzzing the write endpoints', () => {
             if (name !== 'create') await restore(name === 'publish');
             return;
           }
-          await expectCleanRejection({ name, body }, res, before);
+          await expectCleanRejection({ name, body, idempotencyKey, query }, res, before);
           counts.rejected++;
         }),
-        { numRuns: 80 },
+        fuzzParameters(BODY_RUNS),
       );
-      // Most random bodies are wrong somewhere: the rejection path must have been exercised.
-      expect(counts.rejected).toBeGreaterThan(20);
+      // Most random bodies are wrong somewhere: the rejection path must have been exercised (and the success path where bodies are ignored).
+      if (e.bodyIgnored) expect(counts.accepted).toBeGreaterThan(0);
+      else expect(counts.rejected).toBeGreaterThan(BODY_RUNS / 4);
       // Generous: CI runs this beside the benchmarks' load generators on 2 cores.
-    }, 240_000);
+    }, 60_000 + BODY_RUNS * 2_000);
   });
 
   // Found by the property above: publishing with a draftSchema saves it even when the publish is refused.
@@ -631,7 +693,7 @@ describe('forms-api: fuzzing the write endpoints', () => {
       }
     };
 
-    const cases = ENDPOINT_NAMES.flatMap((name) => [
+    const cases = BODY_ENDPOINT_NAMES.flatMap((name) => [
       [name, 'a NUL character', () => JSON.stringify(carrying(name, NUL))],
       [name, 'a lone surrogate', () => JSON.stringify(carrying(name, LONE_SURROGATE))],
       [name, '5,000 levels of nesting', () => JSON.stringify(nesting(name, DEEP_MARKER)).replace(`"${DEEP_MARKER}"`, deepJson(5000))],
@@ -680,4 +742,54 @@ describe('forms-api: fuzzing the write endpoints', () => {
       await expectCleanRejection({ method, path }, res, before);
     });
   });
+
+  it('public upload: random bytes, names, types and content types get a 201 or a clean 4xx envelope', async () => {
+    const server = api.app.getHttpServer();
+    const optional = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uint8Array({ maxLength: 4096 }),
+        optional(fc.oneof(fc.constantFrom('notes.txt', 'cv.pdf', 'x.png', '../../etc/passwd', 'a\\b.txt', '', 'n'.repeat(300)), headerText(40))),
+        optional(fc.oneof(fc.constantFrom('text/plain', 'image/png', 'application/pdf', 'text/html', 'image/*', ''), headerText(30))),
+        fc.constantFrom('application/octet-stream', 'application/json', 'text/plain', 'multipart/form-data; boundary=x'),
+        idempotencyKeys,
+        async (bytes, fileName, fileType, contentType, idempotencyKey) => {
+          const before = await snapshot();
+          let test = request(server).post(`/api/public/forms/${publicId}/uploads`).set('content-type', contentType);
+          if (fileName !== undefined) test = test.set('x-file-name', fileName);
+          if (fileType !== undefined) test = test.set('x-file-type', fileType);
+          if (idempotencyKey !== undefined) test = test.set('idempotency-key', idempotencyKey);
+          const res = await test.send(Buffer.from(bytes));
+          if (res.status >= 200 && res.status < 300) return;
+          await expectCleanRejection({ fileName, fileType, contentType, size: bytes.length }, res, before);
+        },
+      ),
+      fuzzParameters(UPLOAD_RUNS),
+    );
+  }, 60_000 + UPLOAD_RUNS * 1_000);
+
+  it('malformed path segments in every route: a 4xx, with the error envelope on the API routes', async () => {
+    const routes = appRoutes(api.app).filter((route) => route.path !== '/healthz' && route.path !== '/readyz');
+    const realIds = (): Record<string, string> => ({ form_id: formId, public_id: publicId, step_id: 'stp_one', field_id: 'fld_name', submission_id: 'sbm_missing', upload_id: upload.id, file: 'missing.js' });
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...routes.map((route) => `${route.method} ${route.path}`)), malformedPathSegments, fc.nat(), idempotencyKeys, async (route, segment, which, idempotencyKey) => {
+        const [method, template] = route.split(' ');
+        const params = [...template.matchAll(/:([a-z_]+)/g)].map((m) => m[1]);
+        // One parameter replaced by the segment, the others real; a path without parameters gets it appended.
+        const replaced = params[which % Math.max(params.length, 1)];
+        const path = params.length ? template.replace(/:([a-z_]+)/g, (_, name: string) => (name === replaced ? segment : realIds()[name])) : `${template}/${segment}`;
+        const before = await snapshot();
+        let test = api.as(path.startsWith('/api/v1') ? undefined : '')[method.toLowerCase() as Endpoint['method'] | 'get'](path).set('content-type', 'application/json');
+        if (idempotencyKey !== undefined) test = test.set('idempotency-key', idempotencyKey);
+        const res = await test.send('{}');
+        if (path.startsWith('/f/') || path.startsWith('/favicon')) {
+          // The hosted page and its assets answer with HTML or files, not the JSON envelope.
+          expect({ path, status: res.status, isClientError: res.status >= 400 && res.status < 500 }).toEqual({ path, status: res.status, isClientError: true });
+          return;
+        }
+        await expectCleanRejection({ route, path: path.slice(0, 200) }, res, before);
+      }),
+      fuzzParameters(PATH_RUNS),
+    );
+  }, 60_000 + PATH_RUNS * 300);
 });
