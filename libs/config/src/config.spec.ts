@@ -25,4 +25,32 @@ describe('loadConfig', () => {
     expect(problems).toContain('REDIS_URL');
     expect(problems).toContain('CURSOR_SECRET is required in production');
   });
+
+  it('refuses to start in production without real secrets, and accepts generated ones', () => {
+    const problemsOf = (env: Record<string, string>) => {
+      try {
+        loadConfig({ NODE_ENV: 'production', ...env });
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+    };
+    expect(problemsOf({})).toEqual(['CURSOR_SECRET is required in production', 'ENCRYPTION_KEY is required in production']);
+    expect(problemsOf({ CURSOR_SECRET: 'short', ENCRYPTION_KEY: 'k'.repeat(43) })).toEqual(['CURSOR_SECRET must be at least 32 characters']);
+    const devDefault = loadConfig({ NODE_ENV: 'test' }).cursorSecret;
+    expect(problemsOf({ CURSOR_SECRET: devDefault, ENCRYPTION_KEY: devDefault })).toHaveLength(2);
+    const generated = { CURSOR_SECRET: 'c'.repeat(43), ENCRYPTION_KEY: 'e'.repeat(43) };
+    expect(loadConfig({ NODE_ENV: 'production', ...generated }).cursorSecret).toBe(generated.CURSOR_SECRET);
+  });
+
+  it('keeps the development secret for tests and development, so they need no setup', () => {
+    expect(loadConfig({ NODE_ENV: 'test' }).cursorSecret.length).toBeGreaterThanOrEqual(32);
+    expect(loadConfig({}).encryptionKey.length).toBeGreaterThanOrEqual(32);
+  });
+
+  it('bounds request timeouts and dependency timeouts with safe defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ httpHeadersTimeoutMs: 10_000, httpRequestTimeoutMs: 60_000, redisCommandTimeoutMs: 2000, databaseConnectTimeoutMs: 5000 });
+    expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '1000' })).toThrow('HTTP_HEADERS_TIMEOUT_MS must not exceed');
+  });
 });

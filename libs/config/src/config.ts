@@ -35,6 +35,19 @@ export interface AppConfig {
   rateLimitRequests: number;
   rateLimitWindowSeconds: number;
   shutdownTimeoutMs: number;
+  /** HTTP servers: the request head, then the whole request, must arrive within these (else 408); idle sockets close. */
+  httpHeadersTimeoutMs: number;
+  httpRequestTimeoutMs: number;
+  httpIdleTimeoutMs: number;
+  httpKeepAliveTimeoutMs: number;
+  /** Requests served on one keep-alive connection before it is closed (0: no limit). */
+  httpMaxRequestsPerSocket: number;
+  /** Open connections one API process accepts; more are dropped at once (0: no limit). */
+  httpMaxConnections: number;
+  /** Bounds every Redis command, so an unreachable Redis is a 503 within this time rather than a hang. */
+  redisCommandTimeoutMs: number;
+  /** Bounds opening a PostgreSQL connection, for the same reason. */
+  databaseConnectTimeoutMs: number;
   /** Forms public endpoints: requests per client IP / per form in each window; 0 turns that limit off. */
   formsPublicLimitWindowSeconds: number;
   formsSubmissionsPerIp: number;
@@ -92,6 +105,7 @@ export function loadConfig(env: Env = process.env, defaults: { port?: number; he
   const nodeEnv = oneOf('NODE_ENV', 'development', ['development', 'test', 'production'] as const);
   const secret = (name: string) => {
     const value = env[name];
+    if (value && nodeEnv === 'production' && value === DEV_SECRET) problems.push(`${name} must not be the development default in production`);
     if (value && value.length >= 32) return value;
     if (value) problems.push(`${name} must be at least 32 characters`);
     else if (nodeEnv === 'production') problems.push(`${name} is required in production`);
@@ -124,6 +138,14 @@ export function loadConfig(env: Env = process.env, defaults: { port?: number; he
     rateLimitRequests: int('RATE_LIMIT_REQUESTS', 1200, 0, 10_000_000),
     rateLimitWindowSeconds: int('RATE_LIMIT_WINDOW_SECONDS', 60, 1, 3600),
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 25_000, 0, 600_000),
+    httpHeadersTimeoutMs: int('HTTP_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
+    httpRequestTimeoutMs: int('HTTP_REQUEST_TIMEOUT_MS', 60_000, 100, 3_600_000),
+    httpIdleTimeoutMs: int('HTTP_IDLE_TIMEOUT_MS', 120_000, 100, 3_600_000),
+    httpKeepAliveTimeoutMs: int('HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 600_000),
+    httpMaxRequestsPerSocket: int('HTTP_MAX_REQUESTS_PER_SOCKET', 1000, 0, 10_000_000),
+    httpMaxConnections: int('HTTP_MAX_CONNECTIONS', 4096, 0, 1_000_000),
+    redisCommandTimeoutMs: int('REDIS_COMMAND_TIMEOUT_MS', 2000, 50, 60_000),
+    databaseConnectTimeoutMs: int('DATABASE_CONNECT_TIMEOUT_MS', 5000, 50, 60_000),
     formsPublicLimitWindowSeconds: int('FORMS_PUBLIC_LIMIT_WINDOW_SECONDS', 60, 1, 3600),
     formsSubmissionsPerIp: int('FORMS_SUBMISSIONS_PER_IP', 30, 0, 10_000_000),
     formsSubmissionsPerForm: int('FORMS_SUBMISSIONS_PER_FORM', 1200, 0, 10_000_000),
@@ -136,6 +158,7 @@ export function loadConfig(env: Env = process.env, defaults: { port?: number; he
   };
   config.docsBaseUrl = url('DOCS_BASE_URL', `${config.publicBaseUrl}/docs`, ['http:', 'https:']).replace(/\/+$/, '');
   config.appBaseUrl = url('APP_BASE_URL', config.publicBaseUrl, ['http:', 'https:']).replace(/\/+$/, '');
+  if (config.httpHeadersTimeoutMs > config.httpRequestTimeoutMs) problems.push('HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
   if (!/^[A-Za-z0-9_-]{1,32}$/.test(config.queuePrefix)) problems.push('QUEUE_PREFIX must be 1-32 characters of [A-Za-z0-9_-]');
   if (problems.length) throw new ConfigError(problems);
   return config;
