@@ -7,7 +7,8 @@ export interface SubscriberFilter {
   search?: string;
   email?: string;
   status?: SubscriberStatus;
-  coldOnly?: boolean;
+  /** Only subscribers subscribed before this instant with no open since (the caller's clock decides "now"). */
+  coldBefore?: Date;
   tagIds?: string[];
   tagOperator?: 'has_any_of' | 'has_none_of';
   sequenceIds?: string[];
@@ -37,8 +38,6 @@ export interface LockedSubscriber {
 }
 
 const LOCKED = Prisma.sql`id, email, name, status, country, subscribed_at, custom_fields`;
-
-const COLD_AFTER_DAYS = 90;
 
 const iso = (column: Prisma.Sql) => Prisma.sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
@@ -90,8 +89,8 @@ function conditions(workspaceId: string, filter: SubscriberFilter): Prisma.Sql[]
     const pattern = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     where.push(Prisma.sql`(s.email ILIKE ${pattern} OR s.name ILIKE ${pattern})`);
   }
-  if (filter.coldOnly) {
-    const cutoff = new Date(Date.now() - COLD_AFTER_DAYS * 86_400_000);
+  if (filter.coldBefore) {
+    const cutoff = filter.coldBefore;
     where.push(Prisma.sql`s.subscribed_at < ${cutoff} AND (s.last_opened_at IS NULL OR s.last_opened_at < ${cutoff})`);
   }
   if (filter.tagIds?.length) {
@@ -125,6 +124,8 @@ export function subscriberPageQuery(workspaceId: string, filter: SubscriberFilte
            max(id) FILTER (WHERE rn = ${page.limit}) AS last_id
     FROM page`;
 }
+
+const TRANSACTION_BOUNDS = { maxWait: 10_000, timeout: 15_000 };
 
 /** Subscribers and their tag and sequence memberships. Raw SQL where one statement beats several ORM calls. */
 @Injectable()
@@ -169,8 +170,8 @@ export class SubscriberRepository {
     await tx.subscriber.update({ where: { id, workspace_id: workspaceId }, data: changes as Prisma.SubscriberUpdateInput });
   }
 
-  async touch(tx: Prisma.TransactionClient, id: string): Promise<void> {
-    await tx.$executeRaw`UPDATE subscribers SET updated_at = now() WHERE id = ${id}`;
+  async touch(tx: Prisma.TransactionClient, workspaceId: string, id: string): Promise<void> {
+    await tx.$executeRaw`UPDATE subscribers SET updated_at = now() WHERE workspace_id = ${workspaceId} AND id = ${id}`;
   }
 
   emailTaken(tx: Prisma.TransactionClient, workspaceId: string, email: string, exceptId: string): Promise<boolean> {
@@ -187,16 +188,24 @@ export class SubscriberRepository {
     return added.map((a) => a.tag_id);
   }
 
-  async removeTag(tx: Prisma.TransactionClient, subscriberId: string, tagId: string): Promise<boolean> {
-    return (await tx.$executeRaw`DELETE FROM subscriber_tags WHERE subscriber_id = ${subscriberId} AND tag_id = ${tagId}`) > 0;
+  async removeTag(tx: Prisma.TransactionClient, workspaceId: string, subscriberId: string, tagId: string): Promise<boolean> {
+    const removed = await tx.$executeRaw`
+      DELETE FROM subscriber_tags WHERE workspace_id = ${workspaceId} AND subscriber_id = ${subscriberId} AND tag_id = ${tagId}`;
+    return removed > 0;
   }
 
   /**
    * Moves tag counters in the same transaction as the membership change. Many writers tag with the same
-   * tag, so call this last, right before commit: the row lock is then held only for the commit.
+   * tag, so call this last, right before commit: the row lock is then held only for the commit. The rows are
+   * locked in id order, so writers moving several counters at once cannot deadlock each other.
    */
-  async bumpTagCounts(tx: Prisma.TransactionClient, tagIds: string[], delta: 1 | -1): Promise<void> {
-    if (tagIds.length) await tx.$executeRaw`UPDATE tags SET subscriber_count = subscriber_count + ${delta} WHERE id = ANY(${tagIds}::text[])`;
+  async bumpTagCounts(tx: Prisma.TransactionClient, workspaceId: string, tagIds: string[], delta: 1 | -1): Promise<void> {
+    if (!tagIds.length) return;
+    await tx.$executeRaw`
+      WITH locked AS MATERIALIZED (
+        SELECT id FROM tags WHERE workspace_id = ${workspaceId} AND id = ANY(${tagIds}::text[]) ORDER BY id FOR NO KEY UPDATE
+      )
+      UPDATE tags SET subscriber_count = tags.subscriber_count + ${delta} FROM locked WHERE tags.id = locked.id`;
   }
 
   /** Enrolls (or re-activates) the subscriber in each sequence; returns how many changed. */
@@ -210,10 +219,10 @@ export class SubscriberRepository {
   }
 
   /** Ends an active enrollment (kept as history for the "has ever been in" filters). */
-  async unenroll(tx: Prisma.TransactionClient, subscriberId: string, sequenceId: string): Promise<boolean> {
+  async unenroll(tx: Prisma.TransactionClient, workspaceId: string, subscriberId: string, sequenceId: string): Promise<boolean> {
     const changed = await tx.$executeRaw`
       UPDATE sequence_enrollments SET state = 'removed', updated_at = now()
-      WHERE subscriber_id = ${subscriberId} AND sequence_id = ${sequenceId} AND state = 'active'`;
+      WHERE workspace_id = ${workspaceId} AND subscriber_id = ${subscriberId} AND sequence_id = ${sequenceId} AND state = 'active'`;
     return changed > 0;
   }
 
@@ -234,16 +243,21 @@ export class SubscriberRepository {
 
   /** Deletes a subscriber (memberships cascade) after moving its tags' counters down. */
   async delete(workspaceId: string, id: string): Promise<boolean> {
-    return this.prisma.$transaction(async (tx) => {
+    return this.transaction(async (tx) => {
       const locked = await this.lock(tx, workspaceId, id);
       if (!locked) return false;
-      await tx.$executeRaw`UPDATE tags SET subscriber_count = subscriber_count - 1 WHERE id IN (SELECT tag_id FROM subscriber_tags WHERE subscriber_id = ${id})`;
-      await tx.subscriber.delete({ where: { id } });
+      const memberships = await tx.subscriberTag.findMany({ where: { workspace_id: workspaceId, subscriber_id: id }, select: { tag_id: true } });
+      await tx.subscriber.delete({ where: { id, workspace_id: workspaceId } });
+      await this.bumpTagCounts(tx, workspaceId, memberships.map((m) => m.tag_id), -1);
       return true;
     });
   }
 
+  /**
+   * An interactive transaction. Prisma's defaults (2 s to get a connection, 5 s in all) turn a burst of writers
+   * queueing for the pool into 500s; these bounds only stop a transaction that is really stuck.
+   */
   transaction<T>(work: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
-    return this.prisma.$transaction(work);
+    return this.prisma.$transaction(work, TRANSACTION_BOUNDS);
   }
 }

@@ -18,6 +18,10 @@ import { LockedSubscriber, SubscriberChanges, SubscriberFilter, SubscriberReposi
 
 const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
+/** A subscriber is cold without an open in this many days. */
+const COLD_AFTER_DAYS = 90;
+const DAY_MS = 86_400_000;
+
 /** The requested changes that really differ from what is stored; custom field values merge into the saved ones. */
 function changesFrom(current: LockedSubscriber, requested: SubscriberChanges): SubscriberChanges {
   const changes: SubscriberChanges = {};
@@ -59,7 +63,7 @@ export class SubscriberService {
       search: query.search?.trim() || undefined,
       email: query.email ? normalizeEmail(query.email) : undefined,
       status: query.status,
-      coldOnly: query.cold_only === 'true',
+      coldBefore: query.cold_only === 'true' ? new Date(this.clock.now().getTime() - COLD_AFTER_DAYS * DAY_MS) : undefined,
       tagIds: splitIds(query.tag_id, query.tag_ids),
       tagOperator: query.tag_operator,
       sequenceIds: splitIds(query.sequence_id, query.sequence_ids),
@@ -106,7 +110,7 @@ export class SubscriberService {
         // A status change has its own event; subscriber.updated lists the other fields that changed.
         const updatedFields = Object.keys(changes).filter((field) => field !== 'status');
         addedTags = await this.membershipChanges(tx, workspaceId, saved.id, tagIds, input.sequence_ids ?? [], updatedFields);
-        if (updatedFields.length && !Object.keys(changes).length) await this.repository.touch(tx, saved.id);
+        if (updatedFields.length && !Object.keys(changes).length) await this.repository.touch(tx, workspaceId, saved.id);
         if (updatedFields.length) await this.outbox.record(tx, workspaceId, 'subscriber.updated', { subscriber: { id: saved.id }, changed_fields: updatedFields });
         if (status && status !== saved.status) await this.recordStatusChange(tx, workspaceId, saved.id, saved.status, status);
       } else {
@@ -115,7 +119,7 @@ export class SubscriberService {
       }
       if (input.consent_evidence) await this.recordConsent(tx, workspaceId, saved.id, input.consent_evidence);
       const subscriber = (await this.repository.view(workspaceId, saved.id, tx))!;
-      await this.repository.bumpTagCounts(tx, addedTags, 1);
+      await this.repository.bumpTagCounts(tx, workspaceId, addedTags, 1);
       return { created: saved.created, subscriber };
     });
   }
@@ -165,7 +169,7 @@ export class SubscriberService {
   removeTag(workspaceId: string, id: string, tagId: string): Promise<SubscriberDto> {
     return this.changeMembership(workspaceId, id, 'tags', async (tx) => {
       if (!(await this.tags.existing(tx, workspaceId, [tagId])).size) throw NotFound('tag', tagId);
-      return (await this.repository.removeTag(tx, id, tagId)) ? { tagId, delta: -1 } : false;
+      return (await this.repository.removeTag(tx, workspaceId, id, tagId)) ? { tagId, delta: -1 } : false;
     });
   }
 
@@ -179,7 +183,7 @@ export class SubscriberService {
   removeSequence(workspaceId: string, id: string, sequenceId: string): Promise<SubscriberDto> {
     return this.changeMembership(workspaceId, id, 'sequence_ids', async (tx) => {
       if (!(await this.repository.existingSequences(tx, workspaceId, [sequenceId])).size) throw NotFound('sequence', sequenceId);
-      return this.repository.unenroll(tx, id, sequenceId);
+      return this.repository.unenroll(tx, workspaceId, id, sequenceId);
     });
   }
 
@@ -197,11 +201,11 @@ export class SubscriberService {
       await this.requireSubscriber(tx, workspaceId, id);
       const changed = await change(tx);
       if (changed) {
-        await this.repository.touch(tx, id);
+        await this.repository.touch(tx, workspaceId, id);
         await this.outbox.record(tx, workspaceId, 'subscriber.updated', { subscriber: { id }, changed_fields: [field] });
       }
       const subscriber = (await this.repository.view(workspaceId, id, tx))!;
-      if (typeof changed === 'object') await this.repository.bumpTagCounts(tx, [changed.tagId], changed.delta);
+      if (typeof changed === 'object') await this.repository.bumpTagCounts(tx, workspaceId, [changed.tagId], changed.delta);
       return subscriber;
     });
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EmailPrisma, Prisma, Tag } from '@email/data-access';
+import { Conflict } from '@shared/errors';
 import { KeysetPage, keysetWhere } from '@shared/pagination';
 import { gdprPurposeOf } from './gdpr-tags';
 
@@ -45,32 +46,43 @@ export class TagRepository {
     return count === 1;
   }
 
-  /** Ids of the given tags that exist in the workspace. */
+  /**
+   * Ids of the given tags that exist in the workspace, key-share locked until commit: a concurrent tag delete
+   * waits for this transaction instead of breaking its memberships (counter updates are not blocked).
+   */
   async existing(tx: Prisma.TransactionClient, workspaceId: string, ids: string[]): Promise<Set<string>> {
     if (!ids.length) return new Set();
-    const rows = await tx.tag.findMany({ where: { workspace_id: workspaceId, id: { in: ids } }, select: { id: true } });
+    const rows = await tx.$queryRaw<Array<{ id: string }>>`
+      SELECT id FROM tags WHERE workspace_id = ${workspaceId} AND id = ANY(${ids}::text[]) ORDER BY id FOR KEY SHARE`;
     return new Set(rows.map((r) => r.id));
   }
 
-  /** Finds tags by name (any case), creating the missing ones, in one statement; safe under concurrent callers. */
+  /**
+   * Finds tags by name (any case), creating the missing ones; safe under concurrent callers. The insert waits
+   * for a concurrent creator of the same name and skips it; only the next statement, with a fresh snapshot under
+   * READ COMMITTED, sees that creator's committed row (a single statement would read its older snapshot and miss
+   * it). Names are inserted in key order so two callers naming the same new tags in other orders cannot deadlock.
+   * A tag deleted between the two statements is created again on the next pass.
+   */
   async findOrCreateByNames(tx: Prisma.TransactionClient, workspaceId: string, names: string[], newId: () => string): Promise<string[]> {
-    const unique = new Map<string, string>();
-    for (const name of names) if (!unique.has(tagKey(name))) unique.set(tagKey(name), name.trim());
-    if (!unique.size) return [];
-    const keys = [...unique.keys()];
-    const rows = await tx.$queryRaw<Array<{ id: string }>>`
-      WITH wanted (id, name, name_key, purpose) AS (
-        SELECT * FROM unnest(${keys.map(() => newId())}::text[], ${[...unique.values()]}::text[], ${keys}::text[],
-                             ${keys.map((key) => gdprPurposeOf(key))}::"GdprConsentPurpose"[])
-      ), created AS (
+    const wanted = new Map<string, string>();
+    for (const name of names) if (!wanted.has(tagKey(name))) wanted.set(tagKey(name), name.trim());
+    const keys = [...wanted.keys()].sort();
+    const found = new Map<string, string>();
+    for (let pass = 0; pass < 3 && found.size < keys.length; pass++) {
+      const missing = keys.filter((key) => !found.has(key));
+      await tx.$executeRaw`
         INSERT INTO tags (id, workspace_id, name, name_key, gdpr_consent_purpose, created_at, updated_at)
-        SELECT id, ${workspaceId}, name, name_key, purpose, now(), now() FROM wanted
-        ON CONFLICT (workspace_id, name_key) DO NOTHING RETURNING id, name_key
-      )
-      SELECT id FROM created
-      UNION ALL
-      SELECT t.id FROM tags t WHERE t.workspace_id = ${workspaceId} AND t.name_key = ANY(${keys}::text[])
-        AND t.name_key NOT IN (SELECT name_key FROM created)`;
-    return rows.map((r) => r.id);
+        SELECT id, ${workspaceId}, name, name_key, purpose, now(), now()
+        FROM unnest(${missing.map(() => newId())}::text[], ${missing.map((key) => wanted.get(key)!)}::text[], ${missing}::text[],
+                    ${missing.map((key) => gdprPurposeOf(key))}::"GdprConsentPurpose"[]) AS wanted (id, name, name_key, purpose)
+        ORDER BY name_key
+        ON CONFLICT (workspace_id, name_key) DO NOTHING`;
+      const rows = await tx.$queryRaw<Array<{ id: string; name_key: string }>>`
+        SELECT id, name_key FROM tags WHERE workspace_id = ${workspaceId} AND name_key = ANY(${missing}::text[]) ORDER BY id FOR KEY SHARE`;
+      for (const row of rows) found.set(row.name_key, row.id);
+    }
+    if (found.size < keys.length) throw Conflict('tag_deleted', 'A tag named in new_tags was deleted while it was being attached; retry.', { field: 'new_tags' });
+    return keys.map((key) => found.get(key)!);
   }
 }
