@@ -1,0 +1,99 @@
+import { ArgumentMetadata, ValidationError } from '@nestjs/common';
+import { Type } from 'class-transformer';
+import { IsInt, IsString, Max, ValidateNested } from 'class-validator';
+import { DomainError } from './domain-error';
+import { createValidationPipe, firstFailure } from './validation';
+
+const failure = (property: string, constraints?: Record<string, string>, children: ValidationError[] = []): ValidationError =>
+  ({ property, constraints, children });
+
+describe('firstFailure', () => {
+  it('names the first failing property and its first constraint', () => {
+    expect(firstFailure([failure('name', { isString: 'name must be a string', maxLength: 'too long' }), failure('other', { isInt: 'x' })])).toEqual({
+      field: 'name',
+      reason: 'isString: name must be a string',
+    });
+  });
+
+  it('builds dotted paths for objects and brackets for array items, depth first', () => {
+    const nested = failure('consent_evidence', undefined, [failure('source', undefined, [failure('collected_at', { isDate: 'bad date' })])]);
+    expect(firstFailure([nested])).toEqual({ field: 'consent_evidence.source.collected_at', reason: 'isDate: bad date' });
+    const inArray = failure('tags', undefined, [failure('2', { isString: 'each must be a string' })]);
+    expect(firstFailure([inArray])).toEqual({ field: 'tags[2]', reason: 'isString: each must be a string' });
+    const arrayOfObjects = failure('items', undefined, [failure('0', undefined, [failure('id', { isString: 's' })])]);
+    expect(firstFailure([arrayOfObjects])).toEqual({ field: 'items[0].id', reason: 'isString: s' });
+  });
+
+  it('skips branches without a failure and errors with an empty constraint list', () => {
+    const quiet = failure('a', {}, [failure('b', undefined, [])]);
+    expect(firstFailure([quiet, failure('c', { min: 'too small' })])).toEqual({ field: 'c', reason: 'min: too small' });
+    expect(firstFailure([quiet])).toBeUndefined();
+    expect(firstFailure([])).toBeUndefined();
+  });
+
+  it('calls a property the DTO does not declare unknown_property, and keeps a bare reason without message', () => {
+    expect(firstFailure([failure('admin', { whitelistValidation: 'property admin should not exist' })])).toEqual({
+      field: 'admin',
+      reason: 'unknown_property: property admin should not exist',
+    });
+    expect(firstFailure([failure('x', { custom: '' })])).toEqual({ field: 'x', reason: 'custom' });
+  });
+});
+
+class Address {
+  @IsString()
+  city!: string;
+}
+
+class Body {
+  @IsInt()
+  @Max(10)
+  count!: number;
+
+  @ValidateNested()
+  @Type(() => Address)
+  address!: Address;
+}
+
+describe('createValidationPipe', () => {
+  const pipe = createValidationPipe();
+  const body: ArgumentMetadata = { type: 'body', metatype: Body };
+
+  async function refusal(value: unknown, metadata: ArgumentMetadata = body): Promise<DomainError> {
+    try {
+      await pipe.transform(value, metadata);
+    } catch (error) {
+      return error as DomainError;
+    }
+    throw new Error('expected a refusal');
+  }
+
+  it('passes a valid body through, transformed into the DTO', async () => {
+    const value = await pipe.transform({ count: 3, address: { city: 'Lyon' } }, body);
+    expect(value).toBeInstanceOf(Body);
+    expect(value).toEqual({ count: 3, address: { city: 'Lyon' } });
+  });
+
+  it('answers 400 validation_failed naming the first failing field', async () => {
+    const error = await refusal({ count: 11, address: { city: 'Lyon' } });
+    expect(error).toBeInstanceOf(DomainError);
+    expect([error.status, error.code, error.message]).toEqual([400, 'validation_failed', 'Invalid value for "count".']);
+    expect(error.details).toEqual({ field: 'count', reason: 'max: count must not be greater than 10' });
+    expect((await refusal({ count: 1, address: { city: 5 } })).details?.field).toBe('address.city');
+  });
+
+  it('refuses properties the DTO does not declare, without echoing values', async () => {
+    const error = await refusal({ count: 1, address: { city: 'Lyon' }, role: 'admin' });
+    expect(error.details).toEqual({ field: 'role', reason: 'unknown_property: property role should not exist' });
+    expect(JSON.stringify(error.toBody())).not.toContain('admin');
+  });
+
+  it('refuses unstorable text before validating, in bodies and in path parameters', async () => {
+    const inBody = await refusal({ count: 1, address: { city: 'Ly\u0000on' } });
+    expect([inBody.code, inBody.details]).toEqual(['invalid_characters', { field: 'address.city' }]);
+    const inParam = await refusal('sub_\u0000', { type: 'param', data: 'id', metatype: String });
+    expect([inParam.code, inParam.details]).toEqual(['invalid_characters', { field: 'id' }]);
+    const wholeQuery = await refusal({ q: '\ud800' }, { type: 'query', metatype: Object });
+    expect(wholeQuery.details).toEqual({ field: 'q' });
+  });
+});
