@@ -8,6 +8,19 @@ describe('email-api: tags, custom fields, sender identities', () => {
   });
   afterAll(() => h?.close());
 
+  /** In a fresh workspace: 3 rows fill a limit-3 page exactly (no more), a 4th makes has_more true, and the next page ends. */
+  async function expectExactPages(path: string, create: (i: number, as: ReturnType<EmailApiHarness['as']>) => Promise<unknown>) {
+    const as = h.as((await h.newWorkspace('Pages')).api_key);
+    for (let i = 0; i < 3; i++) await create(i, as);
+    const full = await as.get(`${path}?limit=3`).expect(200);
+    expect({ rows: full.body.data.length, pagination: full.body.pagination }).toEqual({ rows: 3, pagination: { has_more: false, next_cursor: null } });
+    await create(3, as);
+    const first = await as.get(`${path}?limit=3`).expect(200);
+    expect({ rows: first.body.data.length, has_more: first.body.pagination.has_more }).toEqual({ rows: 3, has_more: true });
+    const last = await as.get(`${path}?limit=3&starting_after=${encodeURIComponent(first.body.pagination.next_cursor)}`).expect(200);
+    expect({ rows: last.body.data.length, pagination: last.body.pagination }).toEqual({ rows: 1, pagination: { has_more: false, next_cursor: null } });
+  }
+
   describe('tags', () => {
     it('create, get, update, list, delete', async () => {
       const created = await h.as().post('/v1/tags').send({ name: 'Customers', description: 'Paying' }).expect(201);
@@ -49,6 +62,13 @@ describe('email-api: tags, custom fields, sender identities', () => {
       }
       const empty = await h.as().put(`/v1/tags/${other.id}`).send({}).expect(400);
       expect(empty.body.error.code).toBe('empty_update');
+      const nullName = await h.as().put(`/v1/tags/${other.id}`).send({ name: null }).expect(400);
+      expect(nullName.body.error).toMatchObject({ type: 'invalid_request', details: { field: 'name' } });
+      expect((await h.as().get(`/v1/tags/${other.id}`).expect(200)).body.data.name).toBe('Other');
+    });
+
+    it('has_more is false on an exactly full last page and true only when another row follows', async () => {
+      await expectExactPages('/v1/tags', (i, as) => as.post('/v1/tags').send({ name: `Paged ${i}` }).expect(201));
     });
 
     it('marks the GDPR consent tags with their purpose', async () => {
@@ -125,6 +145,46 @@ describe('email-api: tags, custom fields, sender identities', () => {
       await h.as().post('/v1/subscribers').send({ email: 'plan@example.com', custom_fields: { [plan.id]: 3 } }).expect(201);
       const inUse = await h.as().put(`/v1/custom-fields/${plan.id}`).send({ type: 'Date' }).expect(409);
       expect(inUse.body.error.code).toBe('custom_field_in_use');
+    });
+
+    it('rejects null for properties that are not nullable, on create and update', async () => {
+      const field = (await h.as().post('/v1/custom-fields').send({ label: 'Nullable?', type: 'Single Select', settings: { options: ['a'] } }).expect(201)).body.data;
+      const cases: Array<[string, object, string]> = [
+        ['post', { label: 'N', type: 'Text', settings: null }, 'settings'],
+        ['post', { label: 'N', type: 'Single Select', settings: { options: null } }, 'settings.options'],
+        ['put', { label: null }, 'label'],
+        ['put', { type: null }, 'type'],
+        ['put', { settings: null }, 'settings'],
+        ['put', { settings: { options: null } }, 'settings.options'],
+      ];
+      for (const [method, body, named] of cases) {
+        const res = method === 'post' ? await h.as().post('/v1/custom-fields').send(body) : await h.as().put(`/v1/custom-fields/${field.id}`).send(body);
+        expect({ method, body, status: res.status, field: res.body.error?.details?.field }).toEqual({ method, body, status: 400, field: named });
+      }
+      expect((await h.as().get(`/v1/custom-fields/${field.id}`).expect(200)).body.data).toEqual(field);
+    });
+
+    it('has_more is false on an exactly full last page and true only when another row follows', async () => {
+      await expectExactPages('/v1/custom-fields', (i, as) => as.post('/v1/custom-fields').send({ label: `Paged ${i}`, type: 'Text' }).expect(201));
+    });
+
+    it('concurrent creates and renames to one label (any case) give one success and 409s, never two fields', async () => {
+      for (let round = 0; round < 5; round++) {
+        const label = `Race ${round}`;
+        const creates = await Promise.all(
+          Array.from({ length: 12 }, (_, i) => h.as().post('/v1/custom-fields').send({ label: i % 2 ? label : label.toUpperCase(), type: 'Text' })),
+        );
+        expect(creates.map((r) => r.status).sort()).toEqual([201, ...Array(11).fill(409)]);
+        expect(creates.filter((r) => r.status === 409).every((r) => r.body.error.code === 'custom_field_label_taken')).toBe(true);
+        const others = await Promise.all(
+          Array.from({ length: 6 }, async (_, i) => (await h.as().post('/v1/custom-fields').send({ label: `Rename ${round}.${i}`, type: 'Text' }).expect(201)).body.data),
+        );
+        const renames = await Promise.all(others.map((f, i) => h.as().put(`/v1/custom-fields/${f.id}`).send({ label: i % 2 ? `Renamed ${round}` : `RENAMED ${round}` })));
+        expect(renames.map((r) => r.status).sort()).toEqual([200, ...Array(5).fill(409)]);
+      }
+      const labels = await h.app.get(EmailPrisma).customField.findMany({ where: { workspace_id: h.workspaceId }, select: { label: true } });
+      const keys = labels.map((l) => l.label.toLowerCase());
+      expect(keys.length).toBe(new Set(keys).size);
     });
 
     it('deleting a field removes its values from subscribers', async () => {

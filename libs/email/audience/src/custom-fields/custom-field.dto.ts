@@ -1,12 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsNotEmpty, IsObject, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { Pagination } from '@shared/pagination';
+import { Omittable } from '../common/omittable';
 import { CUSTOM_FIELD_TYPES, CustomFieldTypeName } from './custom-field-types';
 
 export class CustomFieldSettingsDto {
   @ApiPropertyOptional({ type: [String], description: 'Choices of select types.' })
-  @IsOptional()
+  @Omittable()
   @IsArray()
   @ArrayMaxSize(500)
   @IsString({ each: true })
@@ -47,7 +48,8 @@ export class CustomFieldUpsertRequestDto {
   type!: CustomFieldTypeName;
 
   @ApiPropertyOptional({ type: CustomFieldSettingsDto })
-  @IsOptional()
+  @Omittable()
+  @IsObject()
   @ValidateNested()
   @Type(() => CustomFieldSettingsDto)
   settings?: CustomFieldSettingsDto;
@@ -55,19 +57,20 @@ export class CustomFieldUpsertRequestDto {
 
 export class CustomFieldUpdateRequestDto {
   @ApiPropertyOptional({ maxLength: 255 })
-  @IsOptional()
+  @Omittable()
   @IsString()
   @IsNotEmpty()
   @MaxLength(255)
   label?: string;
 
   @ApiPropertyOptional({ enum: CUSTOM_FIELD_TYPES })
-  @IsOptional()
+  @Omittable()
   @IsIn(CUSTOM_FIELD_TYPES)
   type?: CustomFieldTypeName;
 
   @ApiPropertyOptional({ type: CustomFieldSettingsDto })
-  @IsOptional()
+  @Omittable()
+  @IsObject()
   @ValidateNested()
   @Type(() => CustomFieldSettingsDto)
   settings?: CustomFieldSettingsDto;

@@ -2,6 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { CustomField, CustomFieldType, EmailPrisma } from '@email/data-access';
 import { KeysetPage, keysetWhere } from '@shared/pagination';
 
+/** Labels are unique per workspace regardless of case. */
+const labelKey = (label: string) => label.toLowerCase();
+
 @Injectable()
 export class CustomFieldRepository {
   constructor(private readonly prisma: EmailPrisma) {}
@@ -26,18 +29,14 @@ export class CustomFieldRepository {
     return this.prisma.customField.findMany({ where: { workspace_id: workspaceId, id: { in: ids } } });
   }
 
-  labelTaken(workspaceId: string, label: string, exceptId?: string): Promise<boolean> {
-    return this.prisma.customField
-      .count({ where: { workspace_id: workspaceId, label: { equals: label, mode: 'insensitive' }, ...(exceptId ? { NOT: { id: exceptId } } : {}) } })
-      .then((n) => n > 0);
-  }
-
+  /** Creates the field; a label another field has (in any case) fails on the unique (workspace_id, label_key). */
   create(workspaceId: string, data: { id: string; label: string; type: CustomFieldType; options: string[] }): Promise<CustomField> {
-    return this.prisma.customField.create({ data: { ...data, workspace_id: workspaceId } });
+    return this.prisma.customField.create({ data: { ...data, label_key: labelKey(data.label), workspace_id: workspaceId } });
   }
 
   update(workspaceId: string, id: string, data: { label?: string; type?: CustomFieldType; options?: string[] }): Promise<CustomField> {
-    return this.prisma.customField.update({ where: { id, workspace_id: workspaceId }, data });
+    const key = data.label === undefined ? {} : { label_key: labelKey(data.label) };
+    return this.prisma.customField.update({ where: { id, workspace_id: workspaceId }, data: { ...data, ...key } });
   }
 
   /** Whether any subscriber holds a value for this field (a type change would invalidate it). */

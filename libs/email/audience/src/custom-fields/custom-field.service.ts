@@ -4,6 +4,7 @@ import { IdGenerator } from '@shared/core';
 import { Conflict, InvalidRequest, NotFound } from '@shared/errors';
 import { CursorCodec, Page, keysetList } from '@shared/pagination';
 import { CustomFieldDto, CustomFieldUpdateRequestDto, CustomFieldUpsertRequestDto } from './custom-field.dto';
+import { isRecordGone, isUniqueViolation } from '../common/prisma-errors';
 import { CustomFieldRepository } from './custom-field.repository';
 import { CHOICE_TYPES, CustomFieldTypeName, toApiType, toDbType } from './custom-field-types';
 import { FieldDefinition } from './custom-field-values';
@@ -42,8 +43,9 @@ export class CustomFieldService {
   async create(workspaceId: string, input: CustomFieldUpsertRequestDto): Promise<CustomFieldDto> {
     const label = input.label.trim();
     const options = checkedOptions(input.type, input.settings?.options ?? []);
-    if (await this.repository.labelTaken(workspaceId, label)) throw labelTaken();
-    const field = await this.repository.create(workspaceId, { id: this.ids.newId('cf'), label, type: toDbType(input.type), options });
+    const field = await this.repository.create(workspaceId, { id: this.ids.newId('cf'), label, type: toDbType(input.type), options }).catch((error) => {
+      throw conflictOnLabel(error);
+    });
     return toCustomFieldDto(field);
   }
 
@@ -55,11 +57,12 @@ export class CustomFieldService {
     const type = input.type ?? toApiType(current.type);
     const options = checkedOptions(type, input.settings?.options ?? current.options);
     const label = input.label?.trim();
-    if (label && (await this.repository.labelTaken(workspaceId, label, id))) throw labelTaken();
     if (input.type && toDbType(input.type) !== current.type && (await this.repository.inUse(workspaceId, id))) {
       throw Conflict('custom_field_in_use', 'Subscribers hold values for this field; its type cannot change.', { field: 'type' });
     }
-    const field = await this.repository.update(workspaceId, id, { label, type: toDbType(type), options });
+    const field = await this.repository.update(workspaceId, id, { label, type: toDbType(type), options }).catch((error) => {
+      throw isRecordGone(error) ? NotFound('custom_field', id) : conflictOnLabel(error);
+    });
     return toCustomFieldDto(field);
   }
 
@@ -81,7 +84,9 @@ export class CustomFieldService {
   }
 }
 
-const labelTaken = () => Conflict('custom_field_label_taken', 'Another custom field already has this label.', { field: 'label' });
+/** The unique (workspace_id, label_key) constraint is the only label check, so concurrent writers cannot both pass it. */
+const conflictOnLabel = (error: unknown): unknown =>
+  isUniqueViolation(error) ? Conflict('custom_field_label_taken', 'Another custom field already has this label.', { field: 'label' }) : error;
 
 function checkedOptions(type: CustomFieldTypeName, options: string[]): string[] {
   const unique = [...new Set(options.map((o) => o.trim()).filter(Boolean))];

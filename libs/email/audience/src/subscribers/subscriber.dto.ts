@@ -5,6 +5,7 @@ import {
 } from 'class-validator';
 import { Pagination, SearchablePageQueryDto } from '@shared/pagination';
 import { ConsentEvidenceDto } from '../common/consent.dto';
+import { Omittable } from '../common/omittable';
 
 export const SUBSCRIBER_STATUSES = ['Active', 'Unconfirmed', 'Unsubscribed', 'Complained', 'Bounced', 'Blocked'] as const;
 export type SubscriberStatusName = (typeof SUBSCRIBER_STATUSES)[number];
@@ -87,18 +88,19 @@ export class SubscriberUpsertRequestDto extends SubscriberProfileFields {
   status?: SubscriberStatusName | null;
 
   @ApiPropertyOptional({ description: 'When true and the email exists, answer 409 instead of updating.' })
-  @IsOptional()
+  @Omittable()
   @IsBoolean()
   create_only?: boolean;
 
   @ApiPropertyOptional({ type: ConsentEvidenceDto })
-  @IsOptional()
+  @Omittable()
+  @IsObject()
   @ValidateNested()
   @Type(() => ConsentEvidenceDto)
   consent_evidence?: ConsentEvidenceDto;
 
   @ApiPropertyOptional({ type: [String], maxItems: 100 })
-  @IsOptional()
+  @Omittable()
   @IsArray()
   @ArrayMaxSize(100)
   @IsString({ each: true })
@@ -106,7 +108,7 @@ export class SubscriberUpsertRequestDto extends SubscriberProfileFields {
   existing_tag_ids?: string[];
 
   @ApiPropertyOptional({ type: [String], maxItems: 100, description: 'Tag names; missing tags are created.' })
-  @IsOptional()
+  @Omittable()
   @IsArray()
   @ArrayMaxSize(100)
   @IsString({ each: true })
@@ -115,7 +117,7 @@ export class SubscriberUpsertRequestDto extends SubscriberProfileFields {
   new_tags?: string[];
 
   @ApiPropertyOptional({ type: [String], maxItems: 100 })
-  @IsOptional()
+  @Omittable()
   @IsArray()
   @ArrayMaxSize(100)
   @IsString({ each: true })
@@ -137,7 +139,8 @@ export class SubscriberStatusRequestDto {
   status!: SubscriberStatusName;
 
   @ApiPropertyOptional({ type: ConsentEvidenceDto, description: 'Required when the change makes the subscriber Active.' })
-  @IsOptional()
+  @Omittable()
+  @IsObject()
   @ValidateNested()
   @Type(() => ConsentEvidenceDto)
   consent_evidence?: ConsentEvidenceDto;

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsNotEmpty, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { Pagination } from '@shared/pagination';
+import { Omittable } from '../common/omittable';
 
 export const GDPR_PURPOSES = ['email_marketing', 'ads_personalization'] as const;
 
@@ -42,7 +43,7 @@ export class TagCreateRequestDto {
 
 export class TagUpdateRequestDto {
   @ApiPropertyOptional({ maxLength: 255 })
-  @IsOptional()
+  @Omittable()
   @IsString()
   @IsNotEmpty()
   @MaxLength(255)

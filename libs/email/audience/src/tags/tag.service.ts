@@ -4,6 +4,7 @@ import { IdGenerator } from '@shared/core';
 import { Conflict, InvalidRequest, NotFound } from '@shared/errors';
 import { CursorCodec, Page, keysetList } from '@shared/pagination';
 import { TagCreateRequestDto, TagDto, TagUpdateRequestDto } from './tag.dto';
+import { isRecordGone, isUniqueViolation } from '../common/prisma-errors';
 import { TagRepository } from './tag.repository';
 
 export function toTagDto(tag: Tag): TagDto {
@@ -56,15 +57,11 @@ export class TagService {
     try {
       return toTagDto(await this.repository.update(workspaceId, id, input));
     } catch (error) {
-      throw isUniqueViolation(error) ? nameTaken() : error;
+      throw isUniqueViolation(error) ? nameTaken() : isRecordGone(error) ? NotFound('tag', id) : error;
     }
   }
 
   async delete(workspaceId: string, id: string): Promise<void> {
     if (!(await this.repository.delete(workspaceId, id))) throw NotFound('tag', id);
   }
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: string })?.code === 'P2002';
 }
