@@ -2,9 +2,11 @@ import { INestApplication, Type } from '@nestjs/common';
 import { HttpAdapterHost, ModulesContainer, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomUUID } from 'node:crypto';
+import type { DestinationStream } from 'pino';
 import { APP_CONFIG, AppConfig, loadConfig } from '@shared/config';
 import { createValidationPipe, ErrorEnvelopeFilter } from '@shared/errors';
-import { createLogger, loggerOptions, PinoNestLogger } from './logger';
+import { httpLoggingOptions, registerAccessLog } from './access-log';
+import { createLogger, PinoNestLogger } from './logger';
 import { exitOnSignal } from './shutdown';
 
 export interface HttpAppOptions {
@@ -12,6 +14,8 @@ export interface HttpAppOptions {
   /** Response headers that echo the request id (the first is also read from the request). */
   requestIdHeaders?: string[];
   bodyLimitBytes?: number;
+  /** Where log lines go (tests capture them); stdout when absent. */
+  logStream?: DestinationStream;
 }
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -20,7 +24,7 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export function createFastifyAdapter(config: AppConfig, options: HttpAppOptions): FastifyAdapter {
   const echo = options.requestIdHeaders ?? ['x-request-id'];
   const adapter = new FastifyAdapter({
-    logger: { ...loggerOptions(config, options.service) },
+    ...httpLoggingOptions(config, options.service, options.logStream),
     bodyLimit: options.bodyLimitBytes ?? 1024 * 1024,
     trustProxy: true,
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
@@ -33,6 +37,7 @@ export function createFastifyAdapter(config: AppConfig, options: HttpAppOptions)
   });
   // The APIs speak JSON only: anything else is a 415, not a string handed to validation.
   adapter.getInstance().removeContentTypeParser('text/plain');
+  registerAccessLog(adapter.getInstance(), config);
   adapter.getInstance().addHook('onRequest', (request, reply, done) => {
     for (const name of echo) reply.header(name, request.id);
     done();

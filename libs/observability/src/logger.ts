@@ -2,7 +2,7 @@ import { LoggerService } from '@nestjs/common';
 import pino, { Logger, LoggerOptions } from 'pino';
 import { AppConfig } from '@shared/config';
 
-/** Paths never written to logs: credentials, cookies, secrets. */
+/** Paths never written to logs: credentials, cookies, secrets, email addresses. */
 export const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
@@ -12,10 +12,46 @@ export const REDACTED_PATHS = [
   '*.secret',
   '*.api_key',
   '*.token',
+  '*.access_token',
+  'email',
+  '*.email',
+  '*.email_address',
 ];
 
+/** An email address, also percent-encoded (`%40`) as in a raw URL. */
+const EMAIL_ADDRESS = /[\w.!#$%&'*+/=?^`{|}~-]+(?:@|%40)[a-z0-9-]+(?:\.[a-z0-9-]+)+/gi;
+const MAX_SCRUB_DEPTH = 8;
+
+/** Replaces every email address in a string, or in the strings of an object, with "[email]". */
+export function scrubEmails<T>(value: T, depth = 0): T {
+  if (typeof value === 'string') return value.replace(EMAIL_ADDRESS, '[email]') as T;
+  if (!value || typeof value !== 'object' || depth >= MAX_SCRUB_DEPTH) return value;
+  if (value instanceof Error) return value; // the err serializer scrubs it
+  if (Array.isArray(value)) return value.map((item) => scrubEmails(item, depth + 1)) as T;
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return value; // dates, buffers
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, scrubEmails(item, depth + 1)])) as T;
+}
+
+/**
+ * The pino options of every service: level, redaction of credentials, and no email address anywhere (in the
+ * message, in any logged field, in errors). Request lines are written by the access log, never with raw URLs.
+ */
 export function loggerOptions(config: AppConfig, service: string): LoggerOptions {
-  return { level: config.logLevel, base: { service }, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
+  return {
+    level: config.logLevel,
+    base: { service },
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    formatters: { log: (object) => scrubEmails(object) },
+    hooks: {
+      logMethod(args, method) {
+        method.apply(this, args.map((arg) => scrubEmails(arg)) as Parameters<typeof method>);
+      },
+    },
+    serializers: {
+      err: (error: Error) => scrubEmails(pino.stdSerializers.err(error)),
+      req: (request: { method?: string; routeOptions?: { url?: string } }) => ({ method: request.method, route: request.routeOptions?.url }),
+    },
+  };
 }
 
 export function createLogger(config: AppConfig, service: string): Logger {
