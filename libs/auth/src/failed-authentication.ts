@@ -67,7 +67,12 @@ export class FailedAuthLimiter {
     const now = Date.now();
     const window = Math.floor(now / this.windowMs);
     const key = `${this.config.queuePrefix}:auth-failures:${ip}:${window}`;
-    const [[, failures]] = (await this.redis.connection().multi().incr(key).pexpire(key, this.windowMs).exec()) as [[null, number], [null, number]];
+    let failures: number;
+    try {
+      [[, failures]] = (await this.redis.connection().multi().incr(key).pexpire(key, this.windowMs).exec()) as [[null, number], [null, number]];
+    } catch {
+      return; // Redis unreachable (readiness reports it): the failure goes uncounted, the 401 itself stands
+    }
     if (failures < this.limit) return;
     if (this.blockedUntil.size >= 100_000) this.blockedUntil.clear();
     this.blockedUntil.set(ip, (window + 1) * this.windowMs);
