@@ -1,4 +1,6 @@
 import { EmailPrisma } from '@email/data-access';
+import { Clock } from '@shared/core';
+import { expectExactPages } from './exact-pages';
 import { emailApi, EmailApiHarness } from './helpers';
 
 const consent = (overrides: Record<string, unknown> = {}) => ({
@@ -94,19 +96,39 @@ describe('email-api: subscribers', () => {
     it('rejects bad input with a 400 naming the field', async () => {
       const cases: Array<[object, string]> = [
         [{}, 'email'],
-        [{ email: 'not-an-email' }, 'email'],
         [{ email: 'a@b.co', status: 'Sleeping' }, 'status'],
-        [{ email: 'a@b.co', country: 'Atlantis' }, 'country'],
-        [{ email: 'a@b.co', subscribed_on: '2025-02-30' }, 'subscribed_on'],
-        [{ email: 'a@b.co', name: 'x'.repeat(256) }, 'name'],
         [{ email: 'a@b.co', existing_tag_ids: ['tag_missing'] }, 'existing_tag_ids[0]'],
         [{ email: 'a@b.co', sequence_ids: ['seq_missing'] }, 'sequence_ids[0]'],
         [{ email: 'a@b.co', extra: 1 }, 'extra'],
         [{ email: 'a@b.co', consent_evidence: consent({ raw_text: 'x' }) }, 'consent_evidence.raw_text'],
+        ...(['create_only', 'consent_evidence', 'existing_tag_ids', 'new_tags', 'sequence_ids'].map((field) => [{ email: 'a@b.co', [field]: null }, field]) as Array<
+          [object, string]
+        >),
       ];
       for (const [body, field] of cases) {
         const res = await upsert(body);
         expect({ body, status: res.status, field: res.body.error?.details?.field }).toEqual({ body, status: 400, field });
+      }
+      expect(await prisma.subscriber.count({ where: { workspace_id: h.workspaceId, email: 'a@b.co' } })).toBe(0);
+    });
+
+    it('applies the profile rules through the upsert and through PATCH', async () => {
+      const id = (await upsert({ email: 'rules@example.com' }).expect(201)).body.data.id;
+      const age = (await h.as().post('/v1/custom-fields').send({ label: 'Rules age', type: 'Number' }).expect(201)).body.data;
+      const cases: Array<[object, string]> = [
+        [{ email: 'not-an-email' }, 'email'],
+        [{ email: 'a@xn--a.com' }, 'email'],
+        [{ country: 'Atlantis' }, 'country'],
+        [{ subscribed_on: '2025-02-30' }, 'subscribed_on'],
+        [{ name: 'x'.repeat(256) }, 'name'],
+        [{ custom_fields: { [age.id]: 'forty' } }, `custom_fields.${age.id}`],
+        [{ custom_fields: { cf_nope: 'x' } }, 'custom_fields.cf_nope'],
+      ];
+      for (const [fields, field] of cases) {
+        const viaUpsert = await upsert({ email: 'rules@example.com', ...fields });
+        const viaPatch = await h.as().patch(`/v1/subscribers/${id}`).send(fields);
+        const outcome = (res: typeof viaPatch) => ({ status: res.status, field: res.body.error?.details?.field });
+        expect({ fields, upsert: outcome(viaUpsert), patch: outcome(viaPatch) }).toEqual({ fields, upsert: { status: 400, field }, patch: { status: 400, field } });
       }
     });
 
@@ -119,7 +141,8 @@ describe('email-api: subscribers', () => {
   });
 
   describe('consent evidence', () => {
-    it('validates ConsentEvidence exactly', async () => {
+    it('validates ConsentEvidence exactly, through the upsert and through the status route', async () => {
+      const id = (await upsert({ email: 'consent@example.com', status: 'Unsubscribed' }).expect(201)).body.data.id;
       const cases: Array<[object, string]> = [
         [consent({ lawful_basis: 'x'.repeat(65) }), 'consent_evidence.lawful_basis'],
         [consent({ consent_text_version: 'x'.repeat(129) }), 'consent_evidence.consent_text_version'],
@@ -132,13 +155,37 @@ describe('email-api: subscribers', () => {
         [{ collected_at: '2026-01-15T10:00:00Z', evidence_reference: 'x' }, 'consent_evidence.lawful_basis'],
       ];
       for (const [evidence, field] of cases) {
-        const res = await upsert({ email: 'consent@example.com', consent_evidence: evidence });
-        expect({ evidence, status: res.status, field: res.body.error?.details?.field }).toEqual({ evidence, status: 400, field });
+        const viaUpsert = await upsert({ email: 'consent@example.com', status: 'Active', consent_evidence: evidence });
+        const viaStatus = await h.as().put(`/v1/subscribers/${id}/status`).send({ status: 'Active', consent_evidence: evidence });
+        const outcome = (res: typeof viaStatus) => ({ status: res.status, field: res.body.error?.details?.field });
+        expect({ evidence, upsert: outcome(viaUpsert), status: outcome(viaStatus) }).toEqual({
+          evidence,
+          upsert: { status: 400, field },
+          status: { status: 400, field },
+        });
       }
+      expect(await prisma.consentRecord.count({ where: { subscriber_id: id } })).toBe(0);
+      expect((await h.as().get(`/v1/subscribers/${id}`).expect(200)).body.data.status).toBe('Unsubscribed');
       await upsert({
         email: 'consent@example.com',
+        status: 'Active',
         consent_evidence: consent({ source_url: 'https://example.com/signup', technical_evidence_hash: 'a'.repeat(64), consent_text_version: null }),
-      }).expect(201);
+      }).expect(200);
+    });
+
+    it('rejects a bad status and a null consent_evidence through the upsert and through the status route', async () => {
+      const id = (await upsert({ email: 'status-rules@example.com' }).expect(201)).body.data.id;
+      const cases: Array<[object, string]> = [
+        [{ status: 'Sleeping' }, 'status'],
+        [{ status: 'Active', consent_evidence: null }, 'consent_evidence'],
+        [{ status: 'Active', consent_evidence: 'yes' }, 'consent_evidence'],
+      ];
+      for (const [body, field] of cases) {
+        const viaUpsert = await upsert({ email: 'status-rules@example.com', ...body });
+        const viaStatus = await h.as().put(`/v1/subscribers/${id}/status`).send(body);
+        const outcome = (res: typeof viaStatus) => ({ status: res.status, field: res.body.error?.details?.field });
+        expect({ body, upsert: outcome(viaUpsert), status: outcome(viaStatus) }).toEqual({ body, upsert: { status: 400, field }, status: { status: 400, field } });
+      }
     });
 
     it('requires evidence to make a non-Active subscriber Active (status endpoint and upsert), and stores it', async () => {
@@ -207,6 +254,37 @@ describe('email-api: subscribers', () => {
       expect((await h.as().get(`/v1/tags/${tagId}`)).body.data.subscriber_count).toBe(0);
       const res = await h.as().get(`/v1/subscribers/${victim.id}`).expect(404);
       expect(res.body.error).toMatchObject({ type: 'not_found', code: 'subscriber_not_found' });
+    });
+  });
+
+  describe('email identity (NFC local part, ASCII domain)', () => {
+    const decomposed = 'Jose\u0301@example.com';
+    const composed = 'jos\u00e9@EXAMPLE.com';
+
+    it('a precomposed and a decomposed é are one subscriber: upsert, PATCH and the email filter', async () => {
+      const created = (await upsert({ email: decomposed, name: 'José' }).expect(201)).body.data;
+      expect(created.email).toBe('jos\u00e9@example.com');
+      expect((await upsert({ email: composed }).expect(200)).body.data.id).toBe(created.id);
+      const found = await h.as().get(`/v1/subscribers?email=${encodeURIComponent(decomposed)}`).expect(200);
+      expect(found.body.data.map((s: { id: string }) => s.id)).toEqual([created.id]);
+      const other = (await upsert({ email: 'not-jose@example.com' }).expect(201)).body.data;
+      const taken = await h.as().patch(`/v1/subscribers/${other.id}`).send({ email: composed }).expect(409);
+      expect(taken.body.error.code).toBe('subscriber_email_taken');
+    });
+
+    it('a ü domain and its xn-- form are one subscriber: upsert, PATCH and the email filter', async () => {
+      const created = (await upsert({ email: 'Anna@M\u00fcller.de' }).expect(201)).body.data;
+      expect(created.email).toBe('anna@xn--mller-kva.de');
+      expect((await upsert({ email: 'anna@XN--MLLER-KVA.DE' }).expect(200)).body.data.id).toBe(created.id);
+      expect((await upsert({ email: 'anna@mu\u0308ller.de' }).expect(200)).body.data.id).toBe(created.id);
+      for (const email of ['anna@m\u00fcller.de', 'anna@xn--mller-kva.de']) {
+        const found = await h.as().get(`/v1/subscribers?email=${encodeURIComponent(email)}`).expect(200);
+        expect({ email, ids: found.body.data.map((s: { id: string }) => s.id) }).toEqual({ email, ids: [created.id] });
+      }
+      const other = (await upsert({ email: 'bert@m\u00fcller.de' }).expect(201)).body.data;
+      await h.as().patch(`/v1/subscribers/${other.id}`).send({ email: 'ANNA@m\u00fcller.de' }).expect(409);
+      const moved = await h.as().patch(`/v1/subscribers/${other.id}`).send({ email: 'bert@\u00e9cole.fr' }).expect(200);
+      expect(moved.body.data.email).toBe('bert@xn--cole-9oa.fr');
     });
   });
 
@@ -294,6 +372,28 @@ describe('email-api: subscribers', () => {
       for (const [query, field] of cases) {
         const res = await other.as().get(`/v1/subscribers?${query}`);
         expect({ query, status: res.status, field: res.body.error?.details?.field }).toEqual({ query, status: 400, field });
+      }
+    });
+
+    it('has_more is false on an exactly full last page and true only when another row follows', async () => {
+      const as = h.as((await h.newWorkspace('Exact pages')).api_key);
+      await expectExactPages(as, '/v1/subscribers', (i) => as.post('/v1/subscribers').send({ email: `exact${i}@example.com` }).expect(201));
+      await expectExactPages(as, '/v1/subscribers?status=Unsubscribed', (i) =>
+        as.post('/v1/subscribers').send({ email: `exact-unsub${i}@example.com`, status: 'Unsubscribed' }).expect(201),
+      );
+    });
+
+    it('cold_only counts 90 days back from the service clock', async () => {
+      const clock = h.app.get(Clock);
+      const now = clock.now();
+      const at = (days: number) => jest.spyOn(clock, 'now').mockReturnValue(new Date(now.getTime() + days * 86_400_000));
+      try {
+        at(89);
+        expect((await other.as().get('/v1/subscribers?cold_only=true').expect(200)).body.data).toHaveLength(0);
+        at(91);
+        expect((await other.as().get('/v1/subscribers?cold_only=true').expect(200)).body.data).toHaveLength(7);
+      } finally {
+        jest.restoreAllMocks();
       }
     });
 

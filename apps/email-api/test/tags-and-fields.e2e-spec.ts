@@ -1,4 +1,5 @@
 import { EmailPrisma } from '@email/data-access';
+import { expectExactPages } from './exact-pages';
 import { emailApi, EmailApiHarness } from './helpers';
 
 describe('email-api: tags, custom fields, sender identities', () => {
@@ -8,18 +9,8 @@ describe('email-api: tags, custom fields, sender identities', () => {
   });
   afterAll(() => h?.close());
 
-  /** In a fresh workspace: 3 rows fill a limit-3 page exactly (no more), a 4th makes has_more true, and the next page ends. */
-  async function expectExactPages(path: string, create: (i: number, as: ReturnType<EmailApiHarness['as']>) => Promise<unknown>) {
-    const as = h.as((await h.newWorkspace('Pages')).api_key);
-    for (let i = 0; i < 3; i++) await create(i, as);
-    const full = await as.get(`${path}?limit=3`).expect(200);
-    expect({ rows: full.body.data.length, pagination: full.body.pagination }).toEqual({ rows: 3, pagination: { has_more: false, next_cursor: null } });
-    await create(3, as);
-    const first = await as.get(`${path}?limit=3`).expect(200);
-    expect({ rows: first.body.data.length, has_more: first.body.pagination.has_more }).toEqual({ rows: 3, has_more: true });
-    const last = await as.get(`${path}?limit=3&starting_after=${encodeURIComponent(first.body.pagination.next_cursor)}`).expect(200);
-    expect({ rows: last.body.data.length, pagination: last.body.pagination }).toEqual({ rows: 1, pagination: { has_more: false, next_cursor: null } });
-  }
+  /** A fresh workspace, so its lists start empty. */
+  const freshWorkspace = async () => h.as((await h.newWorkspace('Pages')).api_key);
 
   describe('tags', () => {
     it('create, get, update, list, delete', async () => {
@@ -68,7 +59,8 @@ describe('email-api: tags, custom fields, sender identities', () => {
     });
 
     it('has_more is false on an exactly full last page and true only when another row follows', async () => {
-      await expectExactPages('/v1/tags', (i, as) => as.post('/v1/tags').send({ name: `Paged ${i}` }).expect(201));
+      const as = await freshWorkspace();
+      await expectExactPages(as, '/v1/tags', (i) => as.post('/v1/tags').send({ name: `Paged ${i}` }).expect(201));
     });
 
     it('marks the GDPR consent tags with their purpose', async () => {
@@ -165,7 +157,8 @@ describe('email-api: tags, custom fields, sender identities', () => {
     });
 
     it('has_more is false on an exactly full last page and true only when another row follows', async () => {
-      await expectExactPages('/v1/custom-fields', (i, as) => as.post('/v1/custom-fields').send({ label: `Paged ${i}`, type: 'Text' }).expect(201));
+      const as = await freshWorkspace();
+      await expectExactPages(as, '/v1/custom-fields', (i) => as.post('/v1/custom-fields').send({ label: `Paged ${i}`, type: 'Text' }).expect(201));
     });
 
     it('concurrent creates and renames to one label (any case) give one success and 409s, never two fields', async () => {

@@ -11,12 +11,11 @@ import { parseCalendarDate } from '../common/dates';
 import { CustomFieldService } from '../custom-fields/custom-field.service';
 import { normalizeCustomFields } from '../custom-fields/custom-field-values';
 import { TagRepository } from '../tags/tag.repository';
+import { emailIdentity } from './email-identity';
 import {
   SubscriberDto, SubscriberListQueryDto, SubscriberStatusName, SubscriberStatusRequestDto, SubscriberUpdateRequestDto, SubscriberUpsertRequestDto,
 } from './subscriber.dto';
 import { LockedSubscriber, SubscriberChanges, SubscriberFilter, SubscriberRepository } from './subscriber.repository';
-
-const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 /** A subscriber is cold without an open in this many days. */
 const COLD_AFTER_DAYS = 90;
@@ -61,7 +60,7 @@ export class SubscriberService {
     const page = readKeysetPage(this.cursors, scope, query);
     const filter: SubscriberFilter = {
       search: query.search?.trim() || undefined,
-      email: query.email ? normalizeEmail(query.email) : undefined,
+      email: query.email ? emailIdentity(query.email) : undefined,
       status: query.status,
       coldBefore: query.cold_only === 'true' ? new Date(this.clock.now().getTime() - COLD_AFTER_DAYS * DAY_MS) : undefined,
       tagIds: splitIds(query.tag_id, query.tag_ids),
@@ -83,7 +82,7 @@ export class SubscriberService {
 
   /** Creates or updates by email. Returns whether the subscriber was created (201) or updated (200). */
   async upsert(workspaceId: string, input: SubscriberUpsertRequestDto): Promise<{ created: boolean; subscriber: SubscriberDto }> {
-    const email = normalizeEmail(input.email);
+    const email = emailIdentity(input.email);
     const profile = await this.profileChanges(workspaceId, input);
     const status = isBlank(input.status) ? undefined : (input.status as SubscriberStatusName);
     this.checkConsentTime(input.consent_evidence);
@@ -128,7 +127,7 @@ export class SubscriberService {
     const profile = await this.profileChanges(workspaceId, input);
     return this.repository.transaction(async (tx) => {
       const current = await this.requireSubscriber(tx, workspaceId, id);
-      const changes = changesFrom(current, { ...profile, ...(isBlank(input.email) ? {} : { email: normalizeEmail(input.email!) }) });
+      const changes = changesFrom(current, { ...profile, ...(isBlank(input.email) ? {} : { email: emailIdentity(input.email!) }) });
       if (changes.email && (await this.repository.emailTaken(tx, workspaceId, changes.email, id))) {
         throw Conflict('subscriber_email_taken', 'Another subscriber already has this email.', { field: 'email' });
       }
