@@ -178,12 +178,16 @@ export class SubscriberRepository {
     return tx.subscriber.count({ where: { workspace_id: workspaceId, email, NOT: { id: exceptId } } }).then((n) => n > 0);
   }
 
-  /** Adds tags; returns the ids that were new. The caller moves their counters (see bumpTagCounts). */
+  /**
+   * Adds tags; returns the ids that were new. The caller moves their counters (see bumpTagCounts). Only the
+   * workspace's own subscriber and tags are ever joined.
+   */
   async addTags(tx: Prisma.TransactionClient, workspaceId: string, subscriberId: string, tagIds: string[]): Promise<string[]> {
     if (!tagIds.length) return [];
     const added = await tx.$queryRaw<Array<{ tag_id: string }>>`
       INSERT INTO subscriber_tags (workspace_id, subscriber_id, tag_id)
-      SELECT ${workspaceId}, ${subscriberId}, unnest(${tagIds}::text[])
+      SELECT s.workspace_id, s.id, t.id FROM subscribers s JOIN tags t ON t.workspace_id = s.workspace_id
+      WHERE s.workspace_id = ${workspaceId} AND s.id = ${subscriberId} AND t.id = ANY(${tagIds}::text[])
       ON CONFLICT DO NOTHING RETURNING tag_id`;
     return added.map((a) => a.tag_id);
   }
@@ -213,7 +217,8 @@ export class SubscriberRepository {
     if (!sequenceIds.length) return 0;
     return tx.$executeRaw`
       INSERT INTO sequence_enrollments (workspace_id, subscriber_id, sequence_id, state, enrolled_at, updated_at)
-      SELECT ${workspaceId}, ${subscriberId}, unnest(${sequenceIds}::text[]), 'active', now(), now()
+      SELECT s.workspace_id, s.id, q.id, 'active', now(), now() FROM subscribers s JOIN sequences q ON q.workspace_id = s.workspace_id
+      WHERE s.workspace_id = ${workspaceId} AND s.id = ${subscriberId} AND q.id = ANY(${sequenceIds}::text[])
       ON CONFLICT (subscriber_id, sequence_id) DO UPDATE SET state = 'active', enrolled_at = now(), updated_at = now()
       WHERE sequence_enrollments.state <> 'active'`;
   }
