@@ -25,7 +25,8 @@ const FILLERS: Record<string, Fill> = {
   listSenderIdentities: async (h, w) => {
     await h.app.get(EmailPrisma).deliveryConnection.createMany({
       data: Array.from({ length: ROWS }, (_, i) => ({
-        id: `edc_page_${w.workspace_id}_${i}`,
+        // Shaped like the ids the service mints (prefix_alphanumerics): a cursor holding any other shape is refused.
+        id: `edc_${w.workspace_id.replace(/^wsp_/, '')}${i}`,
         workspace_id: w.workspace_id,
         name: `Page ${i}`,
         provider: 'custom-smtp',
