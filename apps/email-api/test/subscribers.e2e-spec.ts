@@ -100,6 +100,8 @@ describe('email-api: subscribers', () => {
         [{ email: 'a@b.co', existing_tag_ids: ['tag_missing'] }, 'existing_tag_ids[0]'],
         [{ email: 'a@b.co', sequence_ids: ['seq_missing'] }, 'sequence_ids[0]'],
         [{ email: 'a@b.co', extra: 1 }, 'extra'],
+        [{ email: 'a@b.co', new_tags: ['Fine', '  '] }, 'new_tags'],
+        [{ email: 'a@b.co', consent_evidence: consent({ evidence_reference: ' ' }) }, 'consent_evidence.evidence_reference'],
         [{ email: 'a@b.co', consent_evidence: consent({ raw_text: 'x' }) }, 'consent_evidence.raw_text'],
         ...(['create_only', 'consent_evidence', 'existing_tag_ids', 'new_tags', 'sequence_ids'].map((field) => [{ email: 'a@b.co', [field]: null }, field]) as Array<
           [object, string]

@@ -45,6 +45,7 @@ describe('email-api: tags, custom fields, sender identities', () => {
       for (const [body, field] of [
         [{}, 'name'],
         [{ name: '' }, 'name'],
+        [{ name: ' \t ' }, 'name'],
         [{ name: 'x', double_opt_in: true }, 'double_opt_in'],
         [{ name: 'x', description: 5 }, 'description'],
       ] as const) {
@@ -53,8 +54,10 @@ describe('email-api: tags, custom fields, sender identities', () => {
       }
       const empty = await h.as().put(`/v1/tags/${other.id}`).send({}).expect(400);
       expect(empty.body.error.code).toBe('empty_update');
-      const nullName = await h.as().put(`/v1/tags/${other.id}`).send({ name: null }).expect(400);
-      expect(nullName.body.error).toMatchObject({ type: 'invalid_request', details: { field: 'name' } });
+      for (const name of [null, '  ']) {
+        const res = await h.as().put(`/v1/tags/${other.id}`).send({ name }).expect(400);
+        expect(res.body.error).toMatchObject({ type: 'invalid_request', details: { field: 'name' } });
+      }
       expect((await h.as().get(`/v1/tags/${other.id}`).expect(200)).body.data.name).toBe('Other');
     });
 
@@ -122,6 +125,7 @@ describe('email-api: tags, custom fields, sender identities', () => {
     it('400 for bad definitions, 409 for duplicate labels and type changes of fields in use', async () => {
       for (const [body, field] of [
         [{ type: 'Text' }, 'label'],
+        [{ label: '   ', type: 'Text' }, 'label'],
         [{ label: 'x', type: 'Colour' }, 'type'],
         [{ label: 'x', type: 'Single Select' }, 'settings.options'],
         [{ label: 'x', type: 'Text', settings: { options: [1] } }, 'settings.options'],

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsNotEmpty, IsOptional, IsString, IsUrl, Matches, MaxLength, ValidateBy, ValidateIf } from 'class-validator';
+import { IsOptional, IsString, IsUrl, Matches, MaxLength, ValidateBy, ValidateIf } from 'class-validator';
 import { isOffsetDateTime } from './dates';
+import { NotBlank } from './not-blank';
 
 const IsOffsetDateTime = () =>
   ValidateBy({
@@ -15,7 +16,7 @@ const IsOffsetDateTime = () =>
 export class ConsentEvidenceDto {
   @ApiProperty({ maxLength: 64 })
   @IsString()
-  @IsNotEmpty()
+  @NotBlank()
   @MaxLength(64)
   lawful_basis!: string;
 
@@ -40,7 +41,7 @@ export class ConsentEvidenceDto {
 
   @ApiProperty({ maxLength: 512 })
   @IsString()
-  @IsNotEmpty()
+  @NotBlank()
   @MaxLength(512)
   evidence_reference!: string;
 

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsNotEmpty, IsObject, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { Pagination } from '@shared/pagination';
+import { NotBlank } from '../common/not-blank';
 import { Omittable } from '../common/omittable';
 import { CUSTOM_FIELD_TYPES, CustomFieldTypeName } from './custom-field-types';
 
@@ -39,7 +40,7 @@ export class CustomFieldListDto {
 export class CustomFieldUpsertRequestDto {
   @ApiProperty({ maxLength: 255 })
   @IsString()
-  @IsNotEmpty()
+  @NotBlank()
   @MaxLength(255)
   label!: string;
 
@@ -59,7 +60,7 @@ export class CustomFieldUpdateRequestDto {
   @ApiPropertyOptional({ maxLength: 255 })
   @Omittable()
   @IsString()
-  @IsNotEmpty()
+  @NotBlank()
   @MaxLength(255)
   label?: string;
 

@@ -1,10 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
-  ArrayMaxSize, IsArray, IsBoolean, IsEmail, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateIf, ValidateNested,
+  ArrayMaxSize, IsArray, IsBoolean, IsEmail, IsIn, IsObject, IsOptional, IsString, MaxLength, ValidateIf, ValidateNested,
 } from 'class-validator';
 import { Pagination, SearchablePageQueryDto } from '@shared/pagination';
 import { ConsentEvidenceDto } from '../common/consent.dto';
+import { NotBlank } from '../common/not-blank';
 import { Omittable } from '../common/omittable';
 
 export const SUBSCRIBER_STATUSES = ['Active', 'Unconfirmed', 'Unsubscribed', 'Complained', 'Bounced', 'Blocked'] as const;
@@ -112,7 +113,7 @@ export class SubscriberUpsertRequestDto extends SubscriberProfileFields {
   @IsArray()
   @ArrayMaxSize(100)
   @IsString({ each: true })
-  @IsNotEmpty({ each: true })
+  @NotBlank({ each: true })
   @MaxLength(255, { each: true })
   new_tags?: string[];
 

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsNotEmpty, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { Pagination } from '@shared/pagination';
+import { NotBlank } from '../common/not-blank';
 import { Omittable } from '../common/omittable';
 
 export const GDPR_PURPOSES = ['email_marketing', 'ads_personalization'] as const;
@@ -29,7 +30,7 @@ export class TagListDto {
 export class TagCreateRequestDto {
   @ApiProperty({ maxLength: 255 })
   @IsString()
-  @IsNotEmpty()
+  @NotBlank()
   @MaxLength(255)
   name!: string;
 
@@ -45,7 +46,7 @@ export class TagUpdateRequestDto {
   @ApiPropertyOptional({ maxLength: 255 })
   @Omittable()
   @IsString()
-  @IsNotEmpty()
+  @NotBlank()
   @MaxLength(255)
   name?: string;
 
