@@ -143,6 +143,22 @@ describe('email-api: tags, custom fields, sender identities', () => {
       expect(inUse.body.error.code).toBe('custom_field_in_use');
     });
 
+    it('applies the option rules through create and through update', async () => {
+      const text = (await h.as().post('/v1/custom-fields').send({ label: 'Options rules', type: 'Text' }).expect(201)).body.data;
+      const cases: Array<[object, string]> = [
+        [{ type: 'Single Select' }, 'settings.options'],
+        [{ type: 'Multi Select', settings: { options: ['  '] } }, 'settings.options'],
+        [{ type: 'Multi Select', settings: { options: ['a,b'] } }, 'settings.options'],
+        [{ type: 'Colour' }, 'type'],
+      ];
+      for (const [body, field] of cases) {
+        const viaCreate = await h.as().post('/v1/custom-fields').send({ label: 'Options rules 2', ...body });
+        const viaUpdate = await h.as().put(`/v1/custom-fields/${text.id}`).send(body);
+        const outcome = (res: typeof viaUpdate) => ({ status: res.status, field: res.body.error?.details?.field });
+        expect({ body, create: outcome(viaCreate), update: outcome(viaUpdate) }).toEqual({ body, create: { status: 400, field }, update: { status: 400, field } });
+      }
+    });
+
     it('rejects null for properties that are not nullable, on create and update', async () => {
       const field = (await h.as().post('/v1/custom-fields').send({ label: 'Nullable?', type: 'Single Select', settings: { options: ['a'] } }).expect(201)).body.data;
       const cases: Array<[string, object, string]> = [
