@@ -10,7 +10,7 @@
 import fc from 'fast-check';
 import request from 'supertest';
 import { EmailPrisma } from '@email/data-access';
-import { fuzzParameters, fuzzRuns, idempotencyKeys, isErrorEnvelope, malformedPathSegments } from '@shared/testing';
+import { fuzzCountsApply, fuzzParameters, fuzzRuns, idempotencyKeys, isErrorEnvelope, malformedPathSegments } from '@shared/testing';
 import { ContractOperation, contractOperations, isImplemented, methodOf } from './contract';
 import { emailApi, EmailApiHarness } from './helpers';
 
@@ -118,7 +118,7 @@ describe('email-api: fuzzing every write operation and malformed paths', () => {
         fuzzParameters(BODY_RUNS),
       );
     }
-    expect(rejected).toBeGreaterThan(writes.length * BODY_RUNS * 0.5);
+    if (fuzzCountsApply(BODY_RUNS)) expect(rejected).toBeGreaterThan(writes.length * BODY_RUNS * 0.5);
   }, 60_000 + BODY_RUNS * 1_500);
 
   it('answers malformed path segments in every implemented operation with a 4xx envelope', async () => {

@@ -9,6 +9,11 @@ export function fuzzRuns(defaultRuns: number): number {
   return Number.isInteger(runs) && runs > 0 ? runs : defaultRuns;
 }
 
+/** Whether a test may check how often a branch was taken: not when replaying one counterexample or running only a few. */
+export function fuzzCountsApply(runs: number): boolean {
+  return !process.env.FUZZ_PATH && runs >= 40;
+}
+
 function fuzzSeed(): number {
   const raw = process.env.FUZZ_SEED;
   if (raw === 'random') return (Date.now() ^ (Math.random() * 0x1_0000_0000)) | 0;
