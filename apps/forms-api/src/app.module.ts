@@ -9,6 +9,7 @@ import { FormsDataAccessModule, FormsPrisma } from '@forms/data-access';
 import { FormsAccountsModule, FormsCredentialVerifier } from '@forms/accounts';
 import { FormsModule } from '@forms/forms';
 import { SubmissionsModule } from '@forms/submissions';
+import { DraftBodyLimit } from './http/forms/draft-body-limit';
 import { DraftEditsController } from './http/forms/draft-edits.controller';
 import { FormsController } from './http/forms/forms.controller';
 import { MeController } from './http/me/me.controller';
@@ -30,6 +31,6 @@ export const FORMS_API_PORT = 3100;
     SubmissionsModule,
   ],
   controllers: [HealthController, MeController, FormsController, DraftEditsController, SubmissionsController, PublicFormsController],
-  providers: [readinessChecksProvider(FormsPrisma), HostedPages, UploadBodyParser],
+  providers: [readinessChecksProvider(FormsPrisma), HostedPages, UploadBodyParser, DraftBodyLimit],
 })
 export class AppModule {}

@@ -237,6 +237,38 @@ describe('forms-api: forms, drafts and revisions', () => {
       expect(invalid.body.error.details.field).toMatch(/^draftSchema\.steps/);
     });
 
+    // Validating a large draft holds the event loop for every tenant: its size is refused before it is parsed.
+    it('a draft over FORMS_MAX_DRAFT_BYTES (256 KiB) is a 413 draft_too_large naming the limit, on every draft write; nothing is written', async () => {
+      const limit = 256 * 1024;
+      const { body: form } = await create().expect(201);
+      const id = form.data.id;
+      // A valid draft of about `bytes` of JSON: 100 choice questions with long option lists.
+      const bodyOf = (bytes: number) => {
+        const options = (field: number) => Array.from({ length: Math.ceil(bytes / 100 / 70) }, (_, i) => ({ label: `Answer ${field}.${i} ${'x'.repeat(30)}`, value: `a${i}` }));
+        const fields = Array.from({ length: 100 }, (_, i) => ({ id: `fld_${i}`, type: 'single_choice', label: `Question ${i}`, options: options(i) }));
+        return { draftSchema: { steps: [{ id: 'stp_big', title: 'Big', fields }] }, draft_revision: 0 };
+      };
+      const over = bodyOf(limit);
+      expect(JSON.stringify(over).length).toBeGreaterThan(limit);
+      const refusals = [
+        await api.as().put(`/api/v1/forms/${id}/draft`).send(over),
+        await api.as().patch(`/api/v1/forms/${id}`).send(over),
+        await api.as().post(`/api/v1/forms/${id}/publish`).send(over),
+        await create({ draftSchema: over.draftSchema }),
+      ];
+      for (const res of refusals) {
+        expect(res.status).toBe(413);
+        expect(res.body.error).toMatchObject({ type: 'invalid_request', code: 'draft_too_large', details: { field: 'draftSchema' }, max_draft_bytes: limit });
+        expect(res.body.error.message).toContain(String(limit));
+      }
+      const unchanged = await api.as().get(`/api/v1/forms/${id}`).expect(200);
+      expect(unchanged.body.data.draft_revision).toBe(0);
+      // Just under the limit is still a draft.
+      const under = bodyOf(limit - 16 * 1024);
+      expect(JSON.stringify(under).length).toBeLessThan(limit);
+      await api.as().put(`/api/v1/forms/${id}/draft`).send(under).expect(200);
+    });
+
     it('a custom font round-trips unchanged', async () => {
       const customFont = { family: 'Brand Sans', fileName: 'brand.woff2', assetId: 'ast_123', format: 'woff2', url: 'https://cdn.example.test/brand.woff2' };
       const draft = { ...twoStepDraft(), theme: { fontFamily: 'custom', customFont } };

@@ -31,10 +31,13 @@ export interface FormsApiHarness {
   close(): Promise<void>;
 }
 
+/** Every test speaks from 127.0.0.1 into one shared Redis: public limits are off unless a test sets them. */
+const PUBLIC_LIMITS_OFF = { FORMS_SUBMISSIONS_PER_IP: '0', FORMS_SUBMISSIONS_PER_FORM: '0', FORMS_UPLOADS_PER_IP: '0', FORMS_UPLOADS_PER_FORM: '0', FORMS_HOSTED_PAGES_PER_IP: '0' };
+
 /** Boots forms-api on a fresh database with one account. */
 export async function formsApi(env: Record<string, string> = {}): Promise<FormsApiHarness> {
   const db = await createTestDatabase('forms');
-  const app = await createTestApp(AppModule, { FORMS_DATABASE_URL: db.url, AUTH_CACHE_TTL_MS: '0', RATE_LIMIT_REQUESTS: '0', ...env });
+  const app = await createTestApp(AppModule, { FORMS_DATABASE_URL: db.url, AUTH_CACHE_TTL_MS: '0', RATE_LIMIT_REQUESTS: '0', ...PUBLIC_LIMITS_OFF, ...env });
   const accounts = app.get(AccountsService);
   const newAccount = async (email: string): Promise<Account> => {
     const created = await accounts.createAccount({ email });

@@ -2,6 +2,12 @@
  * File uploads: a hosted form uploads raw bytes before submitting, the answer refers to the upload by id, and the
  * form's team downloads the file through the API.
  */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import request from 'supertest';
 import { FormsPrisma } from '@forms/data-access';
 import { formsApi, FormsApiHarness } from './helpers';
@@ -65,16 +71,22 @@ describe('forms-api: file uploads', () => {
   const submit = (body: object, formId = form.id) => api.as().post(`/api/v1/forms/${formId}/submissions`).send(body);
   const download = (path: string, key?: string) => api.as(key).get(path).buffer(true).parse(binary);
   const urlPath = (url: string) => new URL(url).pathname;
-  const counts = async () => ({ uploads: await prisma.formUpload.count(), submissions: await prisma.formSubmission.count() });
+  const uploadDir = mkdtempSync(join(tmpdir(), 'forms-uploads-'));
+  /** Every file under the upload directory, partial ones included. */
+  const storedFiles = () => readdirSync(uploadDir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
+  const counts = async () => ({ uploads: await prisma.formUpload.count(), submissions: await prisma.formSubmission.count(), files: storedFiles().length });
 
   beforeAll(async () => {
-    api = await formsApi({ FORMS_PUBLIC_BASE_URL: 'https://forms.example.test' });
+    api = await formsApi({ FORMS_PUBLIC_BASE_URL: 'https://forms.example.test', FORMS_UPLOAD_DIR: uploadDir });
     prisma = api.app.get(FormsPrisma);
     form = await createForm(fileDraft('Job application'));
     otherForm = await createForm(fileDraft('Other application'));
     plainForm = await createForm({ settings: { name: 'No files' }, steps: [{ id: 'stp_1', title: 'One', fields: [{ id: 'fld_email', type: 'email', label: 'Email' }] }] });
   });
-  afterAll(() => api?.close());
+  afterAll(async () => {
+    await api?.close();
+    rmSync(uploadDir, { recursive: true, force: true });
+  });
 
   describe('upload, submit, download', () => {
     it('stores the raw bytes and answers 201 with id, fileName, mimeType, size and an API url', async () => {
@@ -88,6 +100,19 @@ describe('forms-api: file uploads', () => {
         size: data.length,
         url: `https://forms.example.test/api/v1/forms/${form.id}/uploads/${res.body.id}`,
       });
+    });
+
+    // Files are streamed to storage (a directory by default), never held whole in memory or kept in PostgreSQL.
+    it('keeps the bytes in the upload directory and only the facts about them in the database', async () => {
+      const data = pdfBytes();
+      const before = storedFiles().length;
+      const file = await upload(data, 'disk.pdf', 'application/pdf');
+      const row = await prisma.formUpload.findUniqueOrThrow({ where: { id: file.id } });
+      expect(row.data).toBeNull();
+      expect(row).toMatchObject({ size: data.length, sha256: createHash('sha256').update(data).digest('hex') });
+      expect(storedFiles()).toHaveLength(before + 1);
+      const onDisk = storedFiles().find((path) => path.endsWith(file.id));
+      expect(Buffer.compare(readFileSync(onDisk as string), data)).toBe(0);
     });
 
     it('a submission refers to the upload; the team downloads the same bytes with the key', async () => {
@@ -217,7 +242,7 @@ describe('forms-api: file uploads', () => {
   });
 
   describe('refused uploads write nothing', () => {
-    let before: { uploads: number; submissions: number };
+    let before: Awaited<ReturnType<typeof counts>>;
     beforeEach(async () => {
       before = await counts();
     });
@@ -276,10 +301,45 @@ describe('forms-api: file uploads', () => {
       expect(res.body.error).toMatchObject({ type: 'invalid_request', code: 'payload_too_large' });
     });
 
+    // Without a Content-Length the size is only known while the bytes arrive: the cap holds while streaming.
+    it('a body over 25 MB sent in chunks (no Content-Length): 413 payload_too_large, no file and no row left', async () => {
+      const http = server();
+      if (!http.listening) await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+      const { port } = http.address() as AddressInfo;
+      const res = await new Promise<{ status: number; body: string }>((resolve) => {
+        const req = httpRequest(
+          { port, host: '127.0.0.1', method: 'POST', path: `/api/public/forms/${form.publicId}/uploads`, headers: { connection: 'close', 'content-type': 'application/octet-stream', 'transfer-encoding': 'chunked', 'x-file-name': 'huge.pdf', 'x-file-type': 'application/pdf' } },
+          (response) => {
+            const chunks: Buffer[] = [];
+            response.on('data', (chunk: Buffer) => chunks.push(chunk));
+            response.on('end', () => {
+              req.destroy();
+              resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() });
+            });
+          },
+        );
+        // The server may answer and close before every chunk is written: the answer is what counts.
+        req.on('error', () => undefined);
+        const chunk = Buffer.alloc(MiB, 1);
+        let sent = 0;
+        const writeMore = () => {
+          while (sent < 26) {
+            sent += 1;
+            if (!req.write(chunk)) return void req.once('drain', writeMore);
+          }
+          req.end();
+        };
+        writeMore();
+      });
+      expect(res.status).toBe(413);
+      expect(JSON.parse(res.body).error).toMatchObject({ type: 'invalid_request', code: 'payload_too_large' });
+    });
+
     it('exactly 25 MB is still accepted', async () => {
       const res = await uploadTo(form.publicId, Buffer.alloc(25 * MiB, 1), 'max.pdf', 'application/pdf').expect(201);
       expect(res.body.size).toBe(25 * MiB);
       before.uploads += 1;
+      before.files += 1;
     });
   });
 

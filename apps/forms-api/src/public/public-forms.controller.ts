@@ -1,9 +1,10 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Ip, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
+import { Readable } from 'node:stream';
 import { Public } from '@shared/auth';
 import { NotFound } from '@shared/errors';
 import { PublishedForms } from '@forms/forms';
-import { SubmissionsService, UploadsService } from '@forms/submissions';
+import { PublicLimits, SubmissionsService, UploadsService } from '@forms/submissions';
 import { EncodedBody, HostedPages } from './hosted-pages';
 
 interface Reply {
@@ -29,6 +30,7 @@ export class PublicFormsController {
     private readonly pages: HostedPages,
     private readonly submissions: SubmissionsService,
     private readonly uploads: UploadsService,
+    private readonly limits: PublicLimits,
   ) {}
 
   /** Browsers ask for it on every hosted page; answering 204 keeps their consoles clean. */
@@ -45,7 +47,8 @@ export class PublicFormsController {
   }
 
   @Get('f/:public_id')
-  async page(@Param('public_id') publicId: string, @Headers('accept-encoding') acceptEncoding: string | undefined, @Res() reply: Reply) {
+  async page(@Ip() ip: string, @Param('public_id') publicId: string, @Headers('accept-encoding') acceptEncoding: string | undefined, @Res() reply: Reply) {
+    await this.limits.hostedPage(ip);
     const form = await this.published.byPublicId(publicId);
     const page = await this.pages.render(form);
     reply
@@ -60,7 +63,8 @@ export class PublicFormsController {
 
   @Post('api/public/forms/:public_id/submissions')
   @HttpCode(201)
-  async submit(@Param('public_id') publicId: string, @Body() body: unknown) {
+  async submit(@Ip() ip: string, @Param('public_id') publicId: string, @Body() body: unknown) {
+    await this.limits.submission(ip, publicId);
     const form = await this.published.byPublicId(publicId);
     if (!form) throw NotFound('form', publicId);
     return this.submissions.submit(form, body, 'hosted_form');
@@ -69,16 +73,24 @@ export class PublicFormsController {
   @Post('api/public/forms/:public_id/uploads')
   @HttpCode(201)
   async upload(
+    @Ip() ip: string,
     @Param('public_id') publicId: string,
-    @Body() body: unknown,
+    // The raw request, not @Body(): the body is an unread stream, which validation pipes must not walk.
+    @Req() request: { body?: unknown },
+    @Headers('content-length') contentLength: string | undefined,
     @Headers('x-file-name') fileName: string | undefined,
     @Headers('x-file-type') fileType: string | undefined,
   ) {
+    await this.limits.upload(ip, publicId);
     const form = await this.published.byPublicId(publicId);
     if (!form) throw NotFound('form', publicId);
-    const data = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
     const mimeType = /^[\w.+-]+\/[\w.+-]+$/.test(fileType ?? '') ? (fileType as string) : 'application/octet-stream';
-    return this.uploads.upload(form, { fileName: safeDecode(fileName ?? ''), mimeType, data });
+    return this.uploads.upload(form, {
+      fileName: safeDecode(fileName ?? ''),
+      mimeType,
+      declaredBytes: contentLength === undefined ? undefined : Number(contentLength),
+      body: request.body instanceof Readable ? request.body : Readable.from([]),
+    });
   }
 }
 

@@ -33,3 +33,15 @@ export function staleRevision(current: number, sent: number): DomainError {
     { current_draft_revision: current },
   );
 }
+
+/** 413 for a draft body over FORMS_MAX_DRAFT_BYTES, raised before the body is parsed. */
+export function draftTooLarge(maxBytes: number): DomainError {
+  return new DomainError(
+    'invalid_request',
+    'draft_too_large',
+    `The draft is larger than ${maxBytes} bytes of JSON, the most a draft may be. Split long option lists or texts across forms.`,
+    { field: 'draftSchema', reason: 'draft_too_large' },
+    { max_draft_bytes: maxBytes },
+    413,
+  );
+}

@@ -6,3 +6,4 @@ export * from './workspace-access';
 export * from './form-view';
 export * from './dto';
 export * from './edit-body';
+export { draftTooLarge } from './draft-errors';

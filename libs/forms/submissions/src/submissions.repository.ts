@@ -9,6 +9,8 @@ export interface NewSubmission {
   dedupeKey: string | null;
   record: SubmissionRecord;
   createdAt: Date;
+  /** Uploads the answers refer to: marked attached when the submission is stored, so the clean-up keeps them. */
+  uploadIds: string[];
 }
 
 /** Counter rows per form: enough that concurrent submitters rarely wait on the same row. */
@@ -26,12 +28,31 @@ const INSERT_SUBMISSION = `
     SELECT $1, form.id, $3, $4, $5::json, $6 FROM form WHERE form.status = 'published'
     ON CONFLICT (form_id, dedupe_key) DO NOTHING
     RETURNING form_id
+  ), attached AS (
+    UPDATE form_uploads SET attached_at = $6
+    WHERE form_id = $2 AND id = ANY($8::text[]) AND attached_at IS NULL AND EXISTS (SELECT 1 FROM ins)
+    RETURNING 1
   ), counted AS (
     INSERT INTO form_response_counts (form_id, shard, count) SELECT form_id, $7, 1 FROM ins
     ON CONFLICT (form_id, shard) DO UPDATE SET count = form_response_counts.count + 1
     RETURNING 1
   )
   SELECT (SELECT status::text FROM form) AS status, (SELECT count(*)::int FROM ins) AS inserted`;
+
+const INSERT_UPLOAD = `
+  INSERT INTO form_uploads (id, form_id, file_name, mime_type, size, storage_key, sha256)
+  SELECT $1, id, $3, $4, $5, $6, $7 FROM forms WHERE id = $2 AND status = 'published'
+  RETURNING id`;
+
+export interface NewUpload {
+  id: string;
+  formId: string;
+  fileName: string;
+  mimeType: string;
+  size: number;
+  storageKey: string;
+  sha256: string;
+}
 
 /** What became of a submission insert: stored, a repeat of the dedupe key, or refused by the form's current state. */
 export type InsertOutcome = 'stored' | 'duplicate' | 'form_not_accepting' | 'form_gone';
@@ -53,7 +74,7 @@ export class SubmissionsRepository {
     const [{ status, inserted }] = await this.sql.query<{ status: string | null; inserted: number }>({
       name: 'insert_form_submission',
       text: INSERT_SUBMISSION,
-      values: [row.id, row.formId, row.publishedVersion, row.dedupeKey, JSON.stringify(row.record), row.createdAt, shard],
+      values: [row.id, row.formId, row.publishedVersion, row.dedupeKey, JSON.stringify(row.record), row.createdAt, shard, row.uploadIds],
     });
     if (status === null) return 'form_gone';
     if (status !== 'published') return 'form_not_accepting';
@@ -75,10 +96,14 @@ export class SubmissionsRepository {
     return (row?.record as unknown as SubmissionRecord) ?? null;
   }
 
-  async createUpload(upload: { id: string; formId: string; fileName: string; mimeType: string; data: Buffer }): Promise<void> {
-    await this.prisma.formUpload.create({
-      data: { id: upload.id, form_id: upload.formId, file_name: upload.fileName, mime_type: upload.mimeType, size: upload.data.length, data: new Uint8Array(upload.data) },
+  /** Records a stored file, only while the form is published; false when it is not (nothing is written then). */
+  async createUpload(upload: NewUpload): Promise<boolean> {
+    const rows = await this.sql.query({
+      name: 'insert_form_upload',
+      text: INSERT_UPLOAD,
+      values: [upload.id, upload.formId, upload.fileName, upload.mimeType, upload.size, upload.storageKey, upload.sha256],
     });
+    return rows.length === 1;
   }
 
   findUpload(formId: string, uploadId: string) {

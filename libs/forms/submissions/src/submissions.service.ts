@@ -38,7 +38,7 @@ export class SubmissionsService {
       const issues = missing.map((fieldId) => ({ path: `${input.valuesPath}${fieldId}`, code: 'answer_required', message: 'This question needs an answer.' }));
       throw new DomainError('invalid_request', 'answer_required', `${issues[0].path}: an answer is required.`, { field: issues[0].path, reason: 'answer_required' }, { issues });
     }
-    await this.resolveUploads(form, answers, input.valuesPath);
+    const uploadIds = await this.resolveUploads(form, answers, input.valuesPath);
 
     const visited = new Set(path.visitedStepIds);
     const fields = schema.steps.flatMap((step) => step.fields.map((field) => ({ step, field })));
@@ -84,6 +84,7 @@ export class SubmissionsService {
       dedupeKey: input.analyticsSessionId,
       record,
       createdAt,
+      uploadIds,
     });
     if (outcome === 'duplicate') {
       throw Conflict('duplicate_submission', 'A submission for this analytics session was already recorded for this form.', { field: 'analyticsSessionId' });
@@ -140,12 +141,13 @@ export class SubmissionsService {
   /**
    * A file answer must point at uploads made for this form. What the client says about each file is replaced by what
    * was stored (name, type, size, download URL), and the field's limits are checked again against those facts.
+   * Returns the ids of the uploads referred to.
    */
-  private async resolveUploads(form: PublishedForm, answers: Record<string, AnswerValue>, valuesPath: string): Promise<void> {
+  private async resolveUploads(form: PublishedForm, answers: Record<string, AnswerValue>, valuesPath: string): Promise<string[]> {
     const schema = form.schema as DraftSchema;
     const fileFields = schema.steps.flatMap((step) => step.fields).filter((field) => field.type === 'file_upload' && answers[field.id] !== undefined);
     const wanted = fileFields.flatMap((field) => (answers[field.id] as UploadedFile[]).map((file) => file.id));
-    if (!wanted.length) return;
+    if (!wanted.length) return [];
     const stored = await this.repository.uploadsOf(form.formId, wanted);
     for (const field of fileFields) {
       const files = (answers[field.id] as UploadedFile[]).map((file, index) => {
@@ -161,6 +163,7 @@ export class SubmissionsService {
       if (!checked.ok) throw new DomainError('invalid_request', checked.code, `${path}: ${checked.message}`, { field: path, reason: checked.code });
       answers[field.id] = files;
     }
+    return wanted;
   }
 }
 

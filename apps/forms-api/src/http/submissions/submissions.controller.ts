@@ -1,5 +1,6 @@
 import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Readable } from 'node:stream';
 import { CurrentPrincipal, Principal, RequireScopes } from '@shared/auth';
 import { InvalidRequest, NotFound } from '@shared/errors';
 import { parseLimit } from '@shared/pagination';
@@ -10,7 +11,7 @@ const SUBMISSION_LIST_LIMIT = { default: 20, max: 100 };
 
 interface Reply {
   header(name: string, value: string): Reply;
-  send(payload: Buffer): void;
+  send(payload: Buffer | Readable): void;
 }
 
 function parseAfter(raw: unknown): Date | undefined {
@@ -63,12 +64,12 @@ export class SubmissionsController {
   @ApiOperation({ operationId: 'downloadUpload', summary: 'Download a file a respondent uploaded' })
   async download(@CurrentPrincipal() p: Principal, @Param('form_id') formId: string, @Param('upload_id') uploadId: string, @Res() reply: Reply) {
     const { form } = await this.forms.accessible(p, formId, 'view');
-    const upload = await this.uploads.find(form.id, uploadId);
+    const upload = await this.uploads.open(form.id, uploadId);
     if (!upload) throw NotFound('upload', uploadId);
     reply
-      .header('content-type', upload.mime_type)
-      .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(upload.file_name)}`)
+      .header('content-type', upload.mimeType)
+      .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(upload.fileName)}`)
       .header('x-content-type-options', 'nosniff')
-      .send(Buffer.from(upload.data));
+      .send(upload.body);
   }
 }

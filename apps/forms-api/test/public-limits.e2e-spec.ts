@@ -1,0 +1,123 @@
+/**
+ * Limits on what anyone can reach without a key: public submissions and uploads (per client IP and per form) and
+ * hosted pages (per client IP). Counted in Redis, so every replica shares them. Each test speaks from IPs of its own
+ * (X-Forwarded-For: the app trusts its proxy) and uses fresh forms, so counters in the shared Redis never collide.
+ */
+import { randomInt } from 'node:crypto';
+import request from 'supertest';
+import { formsApi, FormsApiHarness } from './helpers';
+
+const LIMITS = {
+  FORMS_SUBMISSIONS_PER_IP: '3',
+  FORMS_SUBMISSIONS_PER_FORM: '5',
+  FORMS_UPLOADS_PER_IP: '2',
+  FORMS_UPLOADS_PER_FORM: '4',
+  FORMS_HOSTED_PAGES_PER_IP: '4',
+  FORMS_PUBLIC_LIMIT_WINDOW_SECONDS: '60',
+};
+
+const draft = (name: string) => ({
+  settings: { name },
+  steps: [
+    {
+      id: 'stp_1',
+      title: 'One',
+      fields: [
+        { id: 'fld_email', type: 'email', label: 'Email' },
+        { id: 'fld_cv', type: 'file_upload', label: 'CV' },
+      ],
+    },
+  ],
+});
+
+/** An address from the TEST-NET ranges, different on every call of a run. */
+const newIp = () => `198.51.${randomInt(0, 256)}.${randomInt(1, 255)}`;
+
+describe('forms-api: limits on the public endpoints', () => {
+  let api: FormsApiHarness;
+  const server = () => api.app.getHttpServer();
+
+  beforeAll(async () => {
+    api = await formsApi(LIMITS);
+  });
+  afterAll(() => api?.close());
+
+  const publishedForm = async (): Promise<string> => {
+    const created = (await api.as().post('/api/v1/forms').send({ draftSchema: draft(`Form ${randomInt(1e9)}`) }).expect(201)).body.data;
+    await api.as().post(`/api/v1/forms/${created.id}/publish`).send({}).expect(200);
+    return created.public_id as string;
+  };
+  const submit = (publicId: string, ip: string) =>
+    request(server()).post(`/api/public/forms/${publicId}/submissions`).set('x-forwarded-for', ip).send({ fld_email: 'someone@example.com' });
+  const upload = (publicId: string, ip: string) =>
+    request(server())
+      .post(`/api/public/forms/${publicId}/uploads`)
+      .set('x-forwarded-for', ip)
+      .set('content-type', 'application/octet-stream')
+      .set('x-file-name', 'cv.pdf')
+      .set('x-file-type', 'application/pdf')
+      .send(Buffer.from('%PDF-1.7 small'));
+  const page = (publicId: string, ip: string) => request(server()).get(`/f/${publicId}`).set('x-forwarded-for', ip);
+
+  const expectLimited = (res: request.Response) => {
+    expect(res.status).toBe(429);
+    expect(res.body.error).toMatchObject({ type: 'invalid_request', code: 'rate_limited', message: expect.any(String) });
+    const retryAfter = Number(res.headers['retry-after']);
+    expect(Number.isInteger(retryAfter)).toBe(true);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+  };
+
+  describe('public submissions', () => {
+    it('per IP: over the limit is a 429 with Retry-After (on every form); another IP is unaffected', async () => {
+      const [form, other] = [await publishedForm(), await publishedForm()];
+      const ip = newIp();
+      for (let i = 0; i < 3; i++) await submit(form, ip).expect(201);
+      expectLimited(await submit(form, ip));
+      await submit(form, newIp()).expect(201);
+      // The per-IP count spans forms (it limits a client, wherever it sends).
+      expectLimited(await submit(other, ip));
+    });
+
+    it('per form: over the limit is a 429 whatever the IP; another form is unaffected', async () => {
+      const [form, other] = [await publishedForm(), await publishedForm()];
+      for (let i = 0; i < 5; i++) await submit(form, newIp()).expect(201);
+      expectLimited(await submit(form, newIp()));
+      await submit(other, newIp()).expect(201);
+    });
+
+    it("one client flooding a form uses up its own allowance, not the form's", async () => {
+      const form = await publishedForm();
+      const flooder = newIp();
+      const statuses = await Promise.all(Array.from({ length: 12 }, () => submit(form, flooder).then((res) => res.status)));
+      expect(statuses.filter((status) => status === 201)).toHaveLength(3);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(9);
+      await submit(form, newIp()).expect(201);
+      await submit(form, newIp()).expect(201);
+    });
+  });
+
+  describe('public uploads', () => {
+    it('per IP and per form, each a 429 with Retry-After; other IPs and forms unaffected', async () => {
+      const [form, other] = [await publishedForm(), await publishedForm()];
+      const ip = newIp();
+      for (let i = 0; i < 2; i++) await upload(form, ip).expect(201);
+      expectLimited(await upload(form, ip));
+      await upload(form, newIp()).expect(201);
+      await upload(form, newIp()).expect(201);
+      // Four uploads reached the form: now every IP is refused there, and the other form still takes them.
+      expectLimited(await upload(form, newIp()));
+      await upload(other, newIp()).expect(201);
+    });
+  });
+
+  describe('hosted pages', () => {
+    it('per IP: a 429 with Retry-After over the limit; another IP still gets the page', async () => {
+      const form = await publishedForm();
+      const ip = newIp();
+      for (let i = 0; i < 4; i++) await page(form, ip).expect(200);
+      expectLimited(await page(form, ip));
+      await page(form, newIp()).expect(200);
+    });
+  });
+});

@@ -1,0 +1,43 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Redis } from 'ioredis';
+import { APP_CONFIG, AppConfig } from '@shared/config';
+import { TooManyRequests } from '@shared/errors';
+import { REDIS_CLIENT } from '@shared/redis';
+
+/** One counter a request is charged to: what is limited (`scope`), whose count (`subject`), and how many are allowed. */
+export interface LimitRule {
+  scope: string;
+  subject: string;
+  /** Requests allowed per window; 0 turns the rule off. */
+  limit: number;
+}
+
+/**
+ * Fixed-window request counters in Redis, shared by every replica. A request is charged to its rules in order and
+ * stops at the first one over its limit, so put the narrowest first (the client IP before the form): a client that
+ * floods is refused on its own counter and never uses up the form's allowance for everyone else.
+ * Each rule is its own round trip on its own key, which keeps this valid on Redis Cluster.
+ */
+@Injectable()
+export class RequestLimiter {
+  private readonly windowMs: number;
+
+  constructor(
+    @Inject(REDIS_CLIENT) private readonly redis: Redis,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.windowMs = config.formsPublicLimitWindowSeconds * 1000;
+  }
+
+  /** Charges one request to each rule; 429 with Retry-After (until the window ends) at the first rule over its limit. */
+  async consume(rules: readonly LimitRule[]): Promise<void> {
+    const now = Date.now();
+    const window = Math.floor(now / this.windowMs);
+    for (const rule of rules) {
+      if (rule.limit <= 0) continue;
+      const key = `forms:limit:${rule.scope}:${rule.subject}:${window}`;
+      const [[, used]] = (await this.redis.multi().incr(key).pexpire(key, this.windowMs * 2).exec()) as [[null, number], [null, number]];
+      if (used > rule.limit) throw TooManyRequests(Math.max(1, Math.ceil(((window + 1) * this.windowMs - now) / 1000)));
+    }
+  }
+}
