@@ -35,9 +35,9 @@ export class AuthRedis implements OnModuleDestroy {
     return this.client;
   }
 
-  /** A dedicated connection for pub/sub subscriptions. */
+  /** A dedicated connection for pub/sub; a SUBSCRIBE sent while Redis is down waits for it instead of failing. */
   subscriberConnection(): Redis {
-    return new Redis(this.config.redisUrl, { maxRetriesPerRequest: 2 });
+    return new Redis(this.config.redisUrl, { maxRetriesPerRequest: null });
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -148,7 +148,7 @@ export class AuthChangeBus implements OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     clearInterval(this.timer);
-    await closeRedis(this.subscriber);
+    this.subscriber?.disconnect(); // a subscriber has nothing to flush, and QUIT would wait for an unreachable Redis
   }
 }
 
