@@ -7,6 +7,11 @@ export const ErrorCodes = {
   unsupportedMediaType: 'unsupported_media_type',
   payloadTooLarge: 'payload_too_large',
   routeNotFound: 'route_not_found',
+  invalidPath: 'invalid_path',
+  pathTooLong: 'path_too_long',
+  malformedRequest: 'malformed_request',
+  requestTimeout: 'request_timeout',
+  headersTooLarge: 'headers_too_large',
   methodNotAllowed: 'method_not_allowed',
   alreadyExists: 'already_exists',
   resourceNotFound: 'resource_not_found',
@@ -22,4 +27,5 @@ export const ErrorCodes = {
   invalidIdempotencyKey: 'invalid_idempotency_key',
   rateLimited: 'rate_limited',
   internalError: 'internal_error',
+  serviceUnavailable: 'service_unavailable',
 } as const;

@@ -1,12 +1,13 @@
 import { HttpException } from '@nestjs/common';
 import { DomainError, ErrorBody, ErrorType, ERROR_STATUS } from './domain-error';
 import { ErrorCodes } from './error-codes';
+import { isDependencyOutage, ServiceUnavailable } from './unavailable';
 
 export interface ErrorResponse {
   status: number;
   body: { error: ErrorBody };
   headers: Record<string, string>;
-  /** True when the error is a bug (5xx) and must be logged with its stack. */
+  /** True when the error is a bug (5xx other than an unreachable data store) and must be logged with its stack. */
   unexpected: boolean;
 }
 
@@ -24,10 +25,13 @@ const CODE_BY_STATUS: Record<number, string> = {
   403: ErrorCodes.insufficientScope,
   404: ErrorCodes.routeNotFound,
   405: ErrorCodes.methodNotAllowed,
+  408: ErrorCodes.requestTimeout,
   409: ErrorCodes.alreadyExists,
   413: ErrorCodes.payloadTooLarge,
+  414: ErrorCodes.pathTooLong,
   415: ErrorCodes.unsupportedMediaType,
   429: ErrorCodes.rateLimited,
+  431: ErrorCodes.headersTooLarge,
 };
 
 const FASTIFY_CODES: Record<string, { code: string; message: string }> = {
@@ -36,10 +40,12 @@ const FASTIFY_CODES: Record<string, { code: string; message: string }> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: ErrorCodes.unsupportedMediaType, message: 'Send request bodies as application/json.' },
   FST_ERR_CTP_BODY_TOO_LARGE: { code: ErrorCodes.payloadTooLarge, message: 'The request body is too large.' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: ErrorCodes.invalidJson, message: 'The Content-Length header does not match the body.' },
+  FST_ERR_BAD_URL: { code: ErrorCodes.invalidPath, message: 'The path contains malformed percent-encoding.' },
+  FST_ERR_MAX_PARAM_LENGTH: { code: ErrorCodes.pathTooLong, message: 'A path segment is longer than 100 characters.' },
 };
 
 function envelope(status: number, body: ErrorBody, headers: Record<string, string> = {}): ErrorResponse {
-  return { status, body: { error: body }, headers, unexpected: status >= 500 };
+  return { status, body: { error: body }, headers, unexpected: status >= 500 && status !== 503 };
 }
 
 function clientStatusType(status: number): ErrorType {
@@ -49,6 +55,7 @@ function clientStatusType(status: number): ErrorType {
 /** Maps anything thrown while serving a request to the error envelope. Never leaks stacks or SQL. */
 export function toErrorResponse(exception: unknown): ErrorResponse {
   if (exception instanceof DomainError) return envelope(exception.status, exception.toBody(), exception.headers);
+  if (isDependencyOutage(exception)) return toErrorResponse(ServiceUnavailable());
 
   const prismaError = exception as { name?: string; code?: string; meta?: { target?: unknown; modelName?: string } };
   if (prismaError?.name === 'PrismaClientKnownRequestError') {

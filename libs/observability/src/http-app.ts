@@ -7,6 +7,7 @@ import { APP_CONFIG, AppConfig, loadConfig } from '@shared/config';
 import { createValidationPipe, ErrorEnvelopeFilter } from '@shared/errors';
 import { httpLoggingOptions, registerAccessLog } from './access-log';
 import { createLogger, PinoNestLogger } from './logger';
+import { httpEdgeOptions, registerHttpEdges } from './http-edges';
 import { exitOnSignal } from './shutdown';
 
 export interface HttpAppOptions {
@@ -25,6 +26,7 @@ export function createFastifyAdapter(config: AppConfig, options: HttpAppOptions)
   const echo = options.requestIdHeaders ?? ['x-request-id'];
   const adapter = new FastifyAdapter({
     ...httpLoggingOptions(config, options.service, options.logStream),
+    ...httpEdgeOptions(config, echo),
     bodyLimit: options.bodyLimitBytes ?? 1024 * 1024,
     trustProxy: true,
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
@@ -37,6 +39,7 @@ export function createFastifyAdapter(config: AppConfig, options: HttpAppOptions)
   });
   // The APIs speak JSON only: anything else is a 415, not a string handed to validation.
   adapter.getInstance().removeContentTypeParser('text/plain');
+  registerHttpEdges(adapter.getInstance(), config);
   registerAccessLog(adapter.getInstance(), config);
   adapter.getInstance().addHook('onRequest', (request, reply, done) => {
     for (const name of echo) reply.header(name, request.id);

@@ -7,7 +7,7 @@ import { PrismaClient } from './generated/client';
 @Injectable()
 export class FormsPrisma extends PrismaClient implements OnModuleDestroy {
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    super({ adapter: new PrismaPg({ connectionString: config.formsDatabaseUrl, max: 10 }) });
+    super({ adapter: new PrismaPg({ connectionString: config.formsDatabaseUrl, max: 10, connectionTimeoutMillis: config.databaseConnectTimeoutMs }) });
   }
 
   async onModuleDestroy(): Promise<void> {

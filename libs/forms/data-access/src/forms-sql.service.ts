@@ -11,7 +11,7 @@ export class FormsSql implements OnModuleDestroy {
   private readonly pool: Pool;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.pool = new Pool({ connectionString: config.formsDatabaseUrl, max: 10 });
+    this.pool = new Pool({ connectionString: config.formsDatabaseUrl, max: 10, connectionTimeoutMillis: config.databaseConnectTimeoutMs });
   }
 
   async query<Row extends QueryResultRow>(statement: QueryConfig): Promise<Row[]> {
