@@ -3,7 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { install, log, prepare, readJson, requireServices, root, run, toolEnv } from './lib/env.mjs';
+import { install, installSecrets, log, prepare, readJson, requireServices, root, run, toolEnv } from './lib/env.mjs';
 
 const DEPLOYABLES = [
   { name: 'email-api', port: 3000, portVar: 'PORT' },
@@ -16,7 +16,7 @@ const DEPLOYABLES = [
 const demoFile = path.join(root, '.data/demo.json');
 const emailPort = Number(process.env.EMAIL_API_PORT ?? 3000);
 const formsPort = Number(process.env.FORMS_API_PORT ?? 3100);
-const env = { ...toolEnv, NODE_ENV: process.env.NODE_ENV ?? 'development', PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${emailPort}` };
+const env = { ...toolEnv, ...installSecrets(), NODE_ENV: process.env.NODE_ENV ?? 'development', PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${emailPort}` };
 
 await requireServices();
 log('▸ installing dependencies');

@@ -1,7 +1,8 @@
 // Shared by the npm entry points (start, test, admin, bench): they run before dependencies exist,
 // so this file uses Node built-ins only.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -85,6 +86,24 @@ export function prepare({ build = true } = {}) {
 
 export function readJson(file) {
   return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+}
+
+/** The secrets every install needs its own of; the apps refuse to start in production without them. */
+export const INSTALL_SECRETS = ['CURSOR_SECRET', 'ENCRYPTION_KEY'];
+
+/**
+ * This install's secrets: each one from the environment when set, else generated on first use and kept in `file`
+ * (git-ignored, readable by the owner only), so cursors stay valid across restarts and nobody shares a default.
+ */
+export function installSecrets(file = path.join(root, '.data/secrets.json'), env = process.env) {
+  const saved = readJson(file) ?? {};
+  const missing = INSTALL_SECRETS.filter((name) => !env[name] && !saved[name]);
+  for (const name of missing) saved[name] = randomBytes(32).toString('base64url');
+  if (missing.length) {
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    writeFileSync(file, `${JSON.stringify(saved, null, 2)}\n`, { mode: 0o600 });
+  }
+  return Object.fromEntries(INSTALL_SECRETS.map((name) => [name, env[name] || saved[name]]));
 }
 
 export { spawn };
