@@ -120,7 +120,11 @@ describe('forms-api: file uploads', () => {
       const name = 'Lebenslauf für Jörg; "final".pdf';
       const file = await upload(data, name, 'application/pdf');
       const photo = await upload(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 1, 2, 3]), 'me.png', 'image/png');
+      const attachedAt = async () => (await prisma.formUpload.findMany({ where: { id: { in: [file.id, photo.id] } }, select: { attached_at: true } })).map((row) => row.attached_at);
+      expect(await attachedAt()).toEqual([null, null]);
       const res = await submit({ values: { fld_email: 'joerg@example.com', fld_cv: [file, photo] } }).expect(201);
+      // Attached uploads are kept past the clean-up's retention period.
+      expect(await attachedAt()).toEqual([expect.any(Date), expect.any(Date)]);
 
       const stored = await api.as().get(`/api/v1/forms/${form.id}/submissions/${res.body.submission.id}`).expect(200);
       expect(stored.body.data.answersByFieldId.fld_cv).toEqual([file, photo]);

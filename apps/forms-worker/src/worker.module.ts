@@ -2,12 +2,14 @@ import { Module } from '@nestjs/common';
 import { readinessChecksProvider, workerImports } from '@shared/observability';
 import { WorkerQueues } from '@shared/queue';
 import { FormsDataAccessModule, FormsPrisma } from '@forms/data-access';
+import { UploadCleanupModule } from '@forms/submissions';
+import { UploadCleanupProcessor, UploadCleanupSchedule } from './upload-cleanup.processor';
 
 export const HEALTH_PORT = 9104;
 export const QUEUES = WorkerQueues['forms-worker'];
 
 @Module({
-  imports: [...workerImports(HEALTH_PORT, QUEUES), FormsDataAccessModule],
-  providers: [readinessChecksProvider(FormsPrisma)],
+  imports: [...workerImports(HEALTH_PORT, QUEUES), FormsDataAccessModule, UploadCleanupModule],
+  providers: [readinessChecksProvider(FormsPrisma), UploadCleanupProcessor, UploadCleanupSchedule],
 })
 export class WorkerModule {}

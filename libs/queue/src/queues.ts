@@ -11,6 +11,7 @@ export const Queues = {
   webhookFanout: 'webhook-fanout',
   webhookDeliver: 'webhook-deliver',
   formsExport: 'forms-export',
+  formsUploadCleanup: 'forms-upload-cleanup',
 } as const;
 
 export type QueueName = (typeof Queues)[keyof typeof Queues];
@@ -20,7 +21,7 @@ export const WorkerQueues = {
   'email-send-worker': [Queues.broadcastPrepare, Queues.broadcastDeliver],
   'email-jobs-worker': [Queues.subscriberImport, Queues.subscriberExport, Queues.analyticsReport, Queues.workflowTick],
   'webhook-worker': [Queues.webhookFanout, Queues.webhookDeliver],
-  'forms-worker': [Queues.formsExport],
+  'forms-worker': [Queues.formsExport, Queues.formsUploadCleanup],
 } as const satisfies Record<string, readonly QueueName[]>;
 
 /**
@@ -49,4 +50,5 @@ export interface JobPayloads {
   'webhook-fanout': { eventId: string };
   'webhook-deliver': { deliveryId: string };
   'forms-export': { workspaceId: string; exportId: string };
+  'forms-upload-cleanup': Record<string, never>;
 }

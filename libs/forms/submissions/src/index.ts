@@ -5,3 +5,4 @@ export * from './submission-record';
 export * from './request-limiter';
 export * from './public-limits';
 export * from './upload-storage';
+export * from './upload-cleanup';

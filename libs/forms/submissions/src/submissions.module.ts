@@ -4,12 +4,12 @@ import { PublicLimits } from './public-limits';
 import { RequestLimiter } from './request-limiter';
 import { SubmissionsRepository } from './submissions.repository';
 import { SubmissionsService } from './submissions.service';
-import { LocalDiskUploadStorage, UploadStorage } from './upload-storage';
+import { uploadStorageProvider } from './upload-storage';
 import { UploadsService } from './uploads.service';
 
 @Module({
   imports: [FormsModule],
-  providers: [SubmissionsRepository, SubmissionsService, UploadsService, RequestLimiter, PublicLimits, { provide: UploadStorage, useClass: LocalDiskUploadStorage }],
+  providers: [SubmissionsRepository, SubmissionsService, UploadsService, RequestLimiter, PublicLimits, uploadStorageProvider],
   exports: [SubmissionsService, UploadsService, RequestLimiter, PublicLimits],
 })
 export class SubmissionsModule {}

@@ -110,6 +110,22 @@ export class SubmissionsRepository {
     return this.prisma.formUpload.findFirst({ where: { id: uploadId, form_id: formId } });
   }
 
+  /**
+   * Deletes up to `limit` uploads no submission refers to that were made before `before`, and returns where their
+   * files are (null for the older uploads kept in the database).
+   */
+  async deleteUnattachedUploads(before: Date, limit: number): Promise<Array<string | null>> {
+    const rows = await this.sql.query<{ storage_key: string | null }>({
+      name: 'delete_unattached_uploads',
+      text: `DELETE FROM form_uploads WHERE id IN (
+               SELECT id FROM form_uploads WHERE attached_at IS NULL AND created_at < $1 ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED
+             ) AND attached_at IS NULL
+             RETURNING storage_key`,
+      values: [before, limit],
+    });
+    return rows.map((row) => row.storage_key);
+  }
+
   /** The stored facts about uploads of a form (never their bytes), by id. */
   async uploadsOf(formId: string, ids: string[]): Promise<Map<string, { id: string; file_name: string; mime_type: string; size: number }>> {
     if (!ids.length) return new Map();

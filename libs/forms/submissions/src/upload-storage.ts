@@ -94,3 +94,6 @@ export class LocalDiskUploadStorage extends UploadStorage {
     return resolve(this.root, key);
   }
 }
+
+/** The storage every module of this domain uses (local disk; another backend would be chosen here). */
+export const uploadStorageProvider = { provide: UploadStorage, useClass: LocalDiskUploadStorage };
