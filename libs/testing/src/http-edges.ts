@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 
 /** Timeouts short enough for a test, passed to the app under test as environment. */
-export const SHORT_HTTP_TIMEOUTS = { HTTP_HEADERS_TIMEOUT_MS: '500', HTTP_REQUEST_TIMEOUT_MS: '1000' };
+export const SHORT_HTTP_TIMEOUTS = { HTTP_HEADERS_TIMEOUT_MS: '500', HTTP_REQUEST_TIMEOUT_MS: '1000', HTTP_MAX_CONNECTIONS: '20' };
 /** How long the server may take past HTTP_REQUEST_TIMEOUT_MS: Node checks open requests every 500 ms here. */
 const TIMEOUT_SLACK_MS = 1500;
 
@@ -137,6 +137,25 @@ export function describeHttpEdges(service: string, boot: () => Promise<EdgeTarge
     it('400 malformed_request in the envelope for bytes that are not HTTP', async () => {
       const exchange = await rawExchange(target.app, ['NOT HTTP AT ALL\r\n\r\n']);
       expect(responsesIn(exchange.text)).toEqual([{ status: 400, body: envelope('malformed_request') }]);
+    });
+
+    it('drops connections beyond HTTP_MAX_CONNECTIONS at once, and serves again when they go', async () => {
+      const { port } = target.app.getHttpServer().address() as AddressInfo;
+      const held = await Promise.all(
+        Array.from({ length: Number(SHORT_HTTP_TIMEOUTS.HTTP_MAX_CONNECTIONS) }, () => {
+          return new Promise<Socket>((resolve) => {
+            const socket = connect({ host: '127.0.0.1', port }, () => resolve(socket));
+          });
+        }),
+      );
+      try {
+        const refused = await rawExchange(target.app, [head('GET', target.list, { authorization: target.authorization })], 3000);
+        expect(refused.text).toBe('');
+      } finally {
+        for (const socket of held) socket.destroy();
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await http().get(target.list).set('authorization', target.authorization).expect(200);
     });
 
     it('Cache-Control: no-store on API responses and error envelopes', async () => {
