@@ -12,6 +12,8 @@ export class FormsSql implements OnModuleDestroy {
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.pool = new Pool({ connectionString: config.formsDatabaseUrl, max: 10, connectionTimeoutMillis: config.databaseConnectTimeoutMs });
+    // The pool drops an idle connection the server closed (restart, failover); unhandled, the event would end the process.
+    this.pool.on('error', () => undefined);
   }
 
   async query<Row extends QueryResultRow>(statement: QueryConfig): Promise<Row[]> {
