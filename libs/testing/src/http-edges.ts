@@ -92,6 +92,7 @@ export function describeHttpEdges(service: string, boot: () => Promise<EdgeTarge
       const res = await http().get(`${target.itemPrefix}%ff`).set('authorization', target.authorization).expect(400);
       expect(res.body).toEqual(envelope('invalid_path'));
       expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers['x-request-id']).toMatch(/^req_/);
     });
 
     it('414 path_too_long in the envelope for a path parameter over 100 characters', async () => {
