@@ -11,7 +11,7 @@ export function fuzzRuns(defaultRuns: number): number {
 
 /** Whether a test may check how often a branch was taken: not when replaying one counterexample or running only a few. */
 export function fuzzCountsApply(runs: number): boolean {
-  return !process.env.FUZZ_PATH && runs >= 40;
+  return !process.env.FUZZ_PATH && runs >= 20;
 }
 
 function fuzzSeed(): number {
