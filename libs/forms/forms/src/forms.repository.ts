@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { FormsPrisma, Prisma } from '@forms/data-access';
+import { FormsPrisma, FormsSql, Prisma } from '@forms/data-access';
 import type { Form, FormVersion } from '@forms/data-access';
 import type { DraftSchema } from '@forms/draft-schema';
 import type { WorkspaceRole } from './workspace-access';
@@ -25,7 +25,10 @@ const asJson = (schema: DraftSchema) => schema as unknown as Prisma.InputJsonVal
 /** Forms and their published versions. The only place the forms domain talks to Prisma. */
 @Injectable()
 export class FormsRepository {
-  constructor(private readonly prisma: FormsPrisma) {}
+  constructor(
+    private readonly prisma: FormsPrisma,
+    private readonly sql: FormsSql,
+  ) {}
 
   async findWithAccess(ownerId: string, formId: string): Promise<FormWithAccess | null> {
     const form = await this.prisma.form.findUnique({
@@ -61,18 +64,17 @@ export class FormsRepository {
     });
   }
 
-  /** Compare-and-set on the revision: writes only when the stored revision is still `expectedRevision`. */
+  /**
+   * Compare-and-set on the revision: writes only when the stored revision is still `expectedRevision`.
+   * Plain SQL with the draft as one JSON string: Prisma walks every member of a JSON argument, which cost a 250 KB
+   * draft about 30 ms of event loop per write (profiled), on top of validation.
+   */
   async writeDraft(formId: string, expectedRevision: number, write: DraftWrite): Promise<FormRow | null> {
-    const rows = await this.prisma.form.updateManyAndReturn({
-      where: { id: formId, draft_revision: expectedRevision },
-      data: {
-        title: write.title,
-        slug: write.slug,
-        draft_schema: asJson(write.draft_schema),
-        draft_revision: { increment: 1 },
-        draft_updated_at: write.at,
-        updated_at: write.at,
-      },
+    const rows = await this.sql.query<FormRow>({
+      name: 'write_form_draft',
+      text: `UPDATE forms SET title = $3, slug = $4, draft_schema = $5::jsonb, draft_revision = draft_revision + 1, draft_updated_at = $6, updated_at = $6
+              WHERE id = $1 AND draft_revision = $2 RETURNING *`,
+      values: [formId, expectedRevision, write.title, write.slug, JSON.stringify(write.draft_schema), write.at],
     });
     return rows[0] ?? null;
   }
