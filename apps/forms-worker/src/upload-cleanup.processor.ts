@@ -13,8 +13,8 @@ export class UploadCleanupProcessor extends WorkerHost {
     super();
   }
 
-  async process(): Promise<{ removed: number }> {
-    return { removed: await this.cleanup.removeUnattached() };
+  process(): Promise<{ removed: number; deletedForms: number }> {
+    return this.cleanup.run();
   }
 }
 

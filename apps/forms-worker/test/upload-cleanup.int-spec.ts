@@ -1,6 +1,7 @@
 /**
  * The forms-worker's repeatable clean-up: uploads no submission refers to are removed (row and file) once older than
- * FORMS_UPLOAD_RETENTION_HOURS; attached uploads and young ones stay. Real PostgreSQL, Redis and BullMQ.
+ * FORMS_UPLOAD_RETENTION_HOURS; attached uploads and young ones stay; files of deleted forms go. Real PostgreSQL, Redis
+ * and BullMQ.
  */
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
@@ -42,7 +43,7 @@ describe('forms-worker: removing unattached uploads', () => {
     rmSync(uploadDir, { recursive: true, force: true });
   });
 
-  it('is a repeatable job that removes old unattached uploads, and keeps attached and young ones', async () => {
+  it('is a repeatable job that removes old unattached uploads and the files of deleted forms, and keeps attached and young ones', async () => {
     const prisma = worker.app.get(FormsPrisma);
     const storage = worker.app.get(UploadStorage);
     const queue = worker.app.get<Queue>(getQueueToken(Queues.formsUploadCleanup));
@@ -76,6 +77,9 @@ describe('forms-worker: removing unattached uploads', () => {
       data: { id: 'upl_legacy', form_id: 'frm_1', file_name: 'old.pdf', mime_type: 'application/pdf', size: 3, data: new Uint8Array([1, 2, 3]), created_at: new Date(now - 30 * HOUR) },
     });
 
+    // Files of a form deleted since (its rows went with it).
+    await storage.write('frm_deleted/upl_orphan', Readable.from([Buffer.from('orphan')]), 1024);
+
     const job = await queue.add('remove-unattached-uploads', {});
     for (let i = 0; i < 200 && (await job.getState()) !== 'completed'; i++) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await job.getState()).toBe('completed');
@@ -85,5 +89,6 @@ describe('forms-worker: removing unattached uploads', () => {
     expect(existsSync(join(uploadDir, 'frm_1', 'upl_old'))).toBe(false);
     expect(existsSync(join(uploadDir, 'frm_1', 'upl_old_attached'))).toBe(true);
     expect(existsSync(join(uploadDir, 'frm_1', 'upl_young'))).toBe(true);
+    expect(existsSync(join(uploadDir, 'frm_deleted'))).toBe(false);
   });
 });

@@ -126,6 +126,12 @@ export class SubmissionsRepository {
     return rows.map((row) => row.storage_key);
   }
 
+  /** Which of these form ids still exist. */
+  async existingFormIds(ids: string[]): Promise<Set<string>> {
+    const rows = await this.prisma.form.findMany({ where: { id: { in: ids } }, select: { id: true } });
+    return new Set(rows.map((row) => row.id));
+  }
+
   /** The stored facts about uploads of a form (never their bytes), by id. */
   async uploadsOf(formId: string, ids: string[]): Promise<Map<string, { id: string; file_name: string; mime_type: string; size: number }>> {
     if (!ids.length) return new Map();

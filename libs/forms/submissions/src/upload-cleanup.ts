@@ -9,7 +9,7 @@ const BATCH = 500;
 /**
  * Removes uploads no submission ever referred to once they are older than FORMS_UPLOAD_RETENTION_HOURS: the row
  * first (only while still unattached), then its file. A crash in between leaves a file without a row, never a row
- * without its file.
+ * without its file. Also removes the files of deleted forms (their rows went with the form).
  */
 @Injectable()
 export class UploadCleanup {
@@ -19,6 +19,10 @@ export class UploadCleanup {
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  async run(): Promise<{ removed: number; deletedForms: number }> {
+    return { removed: await this.removeUnattached(), deletedForms: await this.removeFilesOfDeletedForms() };
+  }
 
   /** Returns how many uploads were removed. */
   async removeUnattached(): Promise<number> {
@@ -30,6 +34,19 @@ export class UploadCleanup {
       removed += keys.length;
       if (keys.length < BATCH) return removed;
     }
+  }
+
+  /** A form's files live under its id, and a form id is never reused: files of a form that is gone are garbage. */
+  async removeFilesOfDeletedForms(): Promise<number> {
+    const stored = await this.storage.formIds();
+    let removed = 0;
+    for (let i = 0; i < stored.length; i += BATCH) {
+      const batch = stored.slice(i, i + BATCH);
+      const existing = await this.repository.existingFormIds(batch);
+      for (const formId of batch.filter((id) => !existing.has(id))) await this.storage.removeForm(formId);
+      removed += batch.length - existing.size;
+    }
+    return removed;
   }
 }
 

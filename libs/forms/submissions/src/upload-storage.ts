@@ -1,12 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { APP_CONFIG, AppConfig } from '@shared/config';
 import { DomainError } from '@shared/errors';
+
+/** Form and upload ids as they appear in keys (and directory names). */
+const SAFE_NAME = /^[A-Za-z0-9_]+$/;
 
 /** What storing a file learned on the way: its size and SHA-256 (hex). */
 export interface StoredFile {
@@ -27,6 +30,10 @@ export abstract class UploadStorage {
   abstract read(key: string): Promise<Readable | null>;
   /** Removes the file; a key with no file is not an error. */
   abstract remove(key: string): Promise<void>;
+  /** The forms that have files stored. */
+  abstract formIds(): Promise<string[]>;
+  /** Removes every file of a form (a deleted form's rows go with it; its files go here). */
+  abstract removeForm(formId: string): Promise<void>;
 }
 
 /** Counts and hashes the bytes passing through, failing once they pass `maxBytes`. */
@@ -89,8 +96,22 @@ export class LocalDiskUploadStorage extends UploadStorage {
     await rm(this.pathOf(key), { force: true });
   }
 
+  async formIds(): Promise<string[]> {
+    const entries = await readdir(this.root, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return [];
+      throw error;
+    });
+    return entries.filter((entry) => entry.isDirectory() && SAFE_NAME.test(entry.name)).map((entry) => entry.name);
+  }
+
+  async removeForm(formId: string): Promise<void> {
+    if (!SAFE_NAME.test(formId)) throw new Error(`not a form id: ${formId}`);
+    await rm(resolve(this.root, formId), { recursive: true, force: true });
+  }
+
   private pathOf(key: string): string {
-    if (!/^[A-Za-z0-9_]+\/[A-Za-z0-9_]+$/.test(key)) throw new Error(`not an upload storage key: ${key}`);
+    const [formId, uploadId, ...rest] = key.split('/');
+    if (rest.length || !SAFE_NAME.test(formId) || !SAFE_NAME.test(uploadId ?? '')) throw new Error(`not an upload storage key: ${key}`);
     return resolve(this.root, key);
   }
 }
