@@ -254,6 +254,13 @@ describe('forms-api: file uploads', () => {
       expect(await counts()).toEqual(before);
     });
 
+    it('raw bytes sent to any other route: 415 unsupported_media_type', async () => {
+      for (const path of [`/api/public/forms/${form.publicId}/submissions`, '/api/v1/forms']) {
+        const res = await request(server()).post(path).set('authorization', `Bearer ${api.main.key}`).set('content-type', 'application/octet-stream').send(pdfBytes());
+        expect({ status: res.status, error: res.body.error }).toEqual({ status: 415, error: expect.objectContaining({ type: 'invalid_request', code: 'unsupported_media_type' }) });
+      }
+    });
+
     it('a form without file questions: 400 no_file_field', async () => {
       const res = await uploadTo(plainForm.publicId, pdfBytes(), 'cv.pdf', 'application/pdf').expect(400);
       expect(res.body.error).toMatchObject({ type: 'invalid_request', code: 'no_file_field', message: expect.any(String) });
