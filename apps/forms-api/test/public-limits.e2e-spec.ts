@@ -79,6 +79,14 @@ describe('forms-api: limits on the public endpoints', () => {
       expectLimited(await submit(other, ip));
     });
 
+    it('per IP for IPv6 means per /64: a fresh address in the same network is still limited', async () => {
+      const form = await publishedForm();
+      const network = `2001:db8:${randomInt(0, 0xffff).toString(16)}:${randomInt(0, 0xffff).toString(16)}`;
+      for (let i = 1; i <= 3; i++) await submit(form, `${network}::${i}`).expect(201);
+      expectLimited(await submit(form, `${network}::abcd`));
+      await submit(form, `2001:db8:1:${randomInt(0, 0xffff).toString(16)}::1`).expect(201);
+    });
+
     it('per form: over the limit is a 429 whatever the IP; another form is unaffected', async () => {
       const [form, other] = [await publishedForm(), await publishedForm()];
       for (let i = 0; i < 5; i++) await submit(form, newIp()).expect(201);

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@shared/config';
+import { clientSubject } from './client-subject';
 import { RequestLimiter } from './request-limiter';
 
 /**
@@ -15,19 +16,19 @@ export class PublicLimits {
 
   submission(clientIp: string, publicId: string): Promise<void> {
     return this.limiter.consume([
-      { scope: 'submission-ip', subject: clientIp, limit: this.config.formsSubmissionsPerIp },
+      { scope: 'submission-ip', subject: clientSubject(clientIp), limit: this.config.formsSubmissionsPerIp },
       { scope: 'submission-form', subject: publicId, limit: this.config.formsSubmissionsPerForm },
     ]);
   }
 
   upload(clientIp: string, publicId: string): Promise<void> {
     return this.limiter.consume([
-      { scope: 'upload-ip', subject: clientIp, limit: this.config.formsUploadsPerIp },
+      { scope: 'upload-ip', subject: clientSubject(clientIp), limit: this.config.formsUploadsPerIp },
       { scope: 'upload-form', subject: publicId, limit: this.config.formsUploadsPerForm },
     ]);
   }
 
   hostedPage(clientIp: string): Promise<void> {
-    return this.limiter.consume([{ scope: 'page-ip', subject: clientIp, limit: this.config.formsHostedPagesPerIp }]);
+    return this.limiter.consume([{ scope: 'page-ip', subject: clientSubject(clientIp), limit: this.config.formsHostedPagesPerIp }]);
   }
 }
