@@ -42,9 +42,9 @@ describe('forms-api: limits on the public endpoints', () => {
   });
   afterAll(() => api?.close());
 
-  const publishedForm = async (): Promise<string> => {
-    const created = (await api.as().post('/api/v1/forms').send({ draftSchema: draft(`Form ${randomInt(1e9)}`) }).expect(201)).body.data;
-    await api.as().post(`/api/v1/forms/${created.id}/publish`).send({}).expect(200);
+  const publishedForm = async (harness = api): Promise<string> => {
+    const created = (await harness.as().post('/api/v1/forms').send({ draftSchema: draft(`Form ${randomInt(1e9)}`) }).expect(201)).body.data;
+    await harness.as().post(`/api/v1/forms/${created.id}/publish`).send({}).expect(200);
     return created.public_id as string;
   };
   const submit = (publicId: string, ip: string) =>
@@ -127,5 +127,20 @@ describe('forms-api: limits on the public endpoints', () => {
       expectLimited(await page(form, ip));
       await page(form, newIp()).expect(200);
     });
+  });
+
+  it('a client that is not a trusted proxy cannot pick its own IP with X-Forwarded-For', async () => {
+    const direct = await formsApi({ ...LIMITS, TRUST_PROXY: 'false' });
+    try {
+      const form = await publishedForm(direct);
+      const spoofed = () =>
+        request(direct.app.getHttpServer()).post(`/api/public/forms/${form}/submissions`).set('x-forwarded-for', newIp()).send({ fld_email: 'someone@example.com' });
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await spoofed()).status);
+      // Four "different" forwarded addresses from one socket address share the per-IP budget of 3.
+      expect(statuses).toEqual([201, 201, 201, 429]);
+    } finally {
+      await direct.close();
+    }
   });
 });

@@ -53,4 +53,13 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({ httpHeadersTimeoutMs: 10_000, httpRequestTimeoutMs: 60_000, redisCommandTimeoutMs: 2000, databaseConnectTimeoutMs: 5000 });
     expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '1000' })).toThrow('HTTP_HEADERS_TIMEOUT_MS must not exceed');
   });
+
+  it('believes X-Forwarded-For only from the proxies TRUST_PROXY names (a local one by default), never from anyone', () => {
+    expect(loadConfig({}).trustProxy).toBe('loopback');
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, uniquelocal' }).trustProxy).toBe('10.0.0.0/8,uniquelocal');
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow('TRUST_PROXY must be false, a hop count');
+    expect(() => loadConfig({ TRUST_PROXY: '*' })).toThrow('TRUST_PROXY');
+  });
 });

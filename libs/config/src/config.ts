@@ -44,6 +44,11 @@ export interface AppConfig {
   httpMaxRequestsPerSocket: number;
   /** Open connections one API process accepts; more are dropped at once (0: no limit). */
   httpMaxConnections: number;
+  /**
+   * Which peers may set X-Forwarded-For (the client IP behind every per-IP limit): a hop count, or a list of
+   * addresses, CIDR ranges and the names loopback, linklocal, uniquelocal; `false` trusts no one.
+   */
+  trustProxy: boolean | number | string;
   /** Bounds every Redis command, so an unreachable Redis is a 503 within this time rather than a hang. */
   redisCommandTimeoutMs: number;
   /** Bounds opening a PostgreSQL connection, for the same reason. */
@@ -71,6 +76,19 @@ export class ConfigError extends Error {
 type Env = Record<string, string | undefined>;
 
 const DEV_SECRET = 'dev-only-secret-change-me-0123456789abcdef';
+
+const PROXY_ENTRY = /^(loopback|linklocal|uniquelocal|[0-9a-fA-F.:]+(\/\d{1,3})?)$/;
+
+/** `true` would believe any client's X-Forwarded-For, which defeats every per-IP limit: it is refused. */
+function proxyTrust(raw: string, problems: string[]): boolean | number | string {
+  const value = raw.trim();
+  if (value === 'false' || value === '') return false;
+  if (/^\d{1,2}$/.test(value)) return Number(value);
+  const entries = value.split(',').map((entry) => entry.trim());
+  if (entries.every((entry) => PROXY_ENTRY.test(entry))) return entries.join(',');
+  problems.push(`TRUST_PROXY must be false, a hop count, or a comma-separated list of addresses, CIDR ranges, loopback, linklocal, uniquelocal (got "${raw}")`);
+  return false;
+}
 
 /** Per-deployable defaults (ports) are passed by the caller; everything else is shared. */
 export function loadConfig(env: Env = process.env, defaults: { port?: number; healthPort?: number } = {}): AppConfig {
@@ -144,6 +162,7 @@ export function loadConfig(env: Env = process.env, defaults: { port?: number; he
     httpKeepAliveTimeoutMs: int('HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 600_000),
     httpMaxRequestsPerSocket: int('HTTP_MAX_REQUESTS_PER_SOCKET', 1000, 0, 10_000_000),
     httpMaxConnections: int('HTTP_MAX_CONNECTIONS', 4096, 0, 1_000_000),
+    trustProxy: proxyTrust(str('TRUST_PROXY', 'loopback'), problems),
     redisCommandTimeoutMs: int('REDIS_COMMAND_TIMEOUT_MS', 2000, 50, 60_000),
     databaseConnectTimeoutMs: int('DATABASE_CONNECT_TIMEOUT_MS', 5000, 50, 60_000),
     formsPublicLimitWindowSeconds: int('FORMS_PUBLIC_LIMIT_WINDOW_SECONDS', 60, 1, 3600),

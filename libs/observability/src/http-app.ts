@@ -28,7 +28,7 @@ export function createFastifyAdapter(config: AppConfig, options: HttpAppOptions)
     ...httpLoggingOptions(config, options.service, options.logStream),
     ...httpEdgeOptions(config, echo),
     bodyLimit: options.bodyLimitBytes ?? 1024 * 1024,
-    trustProxy: true,
+    trustProxy: config.trustProxy,
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
       for (const name of echo) {
         const incoming = req.headers[name];
