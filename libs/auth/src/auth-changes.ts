@@ -1,6 +1,7 @@
 import { Global, Inject, Injectable, Logger, Module, OnModuleDestroy } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { APP_CONFIG, AppConfig } from '@shared/config';
+import { createRedis, createRequestPathRedis } from '@shared/redis';
 
 /** A credential was revoked, or an account's roles changed: caches holding it must forget it. */
 export interface AuthChange {
@@ -31,13 +32,13 @@ export class AuthRedis implements OnModuleDestroy {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
   connection(): Redis {
-    this.client ??= new Redis(this.config.redisUrl, { maxRetriesPerRequest: 2 });
+    this.client ??= createRequestPathRedis(this.config, new Logger('AuthRedis'));
     return this.client;
   }
 
   /** A dedicated connection for pub/sub; a SUBSCRIBE sent while Redis is down waits for it instead of failing. */
   subscriberConnection(): Redis {
-    return new Redis(this.config.redisUrl, { maxRetriesPerRequest: null });
+    return createRedis(this.config.redisUrl);
   }
 
   async onModuleDestroy(): Promise<void> {
