@@ -26,6 +26,18 @@ function ensureChromium() {
   }
 }
 
+/** Test databases carry their creator's process id (`pl_test_<service>_p<pid>_<random>`). */
+function creatorAlive(datname) {
+  const pid = Number(/_p(\d+)_[0-9a-f]+$/.exec(datname)?.[1]);
+  if (!pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
 module.exports = async function globalSetup() {
   ensureChromium();
   const pg = new URL(server);
@@ -43,7 +55,10 @@ module.exports = async function globalSetup() {
         WHERE datname LIKE 'pl\\_test\\_%' AND datname NOT LIKE '%\\_template'
           AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.datname = d.datname)`,
     );
-    for (const { datname } of rows) await admin.query(`DROP DATABASE IF EXISTS "${datname}"`).catch(() => {});
+    for (const { datname } of rows) {
+      if (creatorAlive(datname)) continue; // created a moment ago by a run that has not connected yet
+      await admin.query(`DROP DATABASE IF EXISTS "${datname}"`).catch(() => {});
+    }
   } finally {
     await admin.end();
   }

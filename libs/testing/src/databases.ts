@@ -31,7 +31,8 @@ export interface TestDatabase {
 
 /** A throw-away database cloned from the migrated template: isolated, fast, dropped afterwards. */
 export async function createTestDatabase(service: Service): Promise<TestDatabase> {
-  const name = `pl_test_${service}_${process.env.JEST_WORKER_ID ?? '0'}_${randomBytes(4).toString('hex')}`;
+  // The creating process's id is in the name, so another run's clean-up leaves it alone while this process lives.
+  const name = `pl_test_${service}_p${process.pid}_${randomBytes(4).toString('hex')}`;
   await withAdmin((client) => client.query(`CREATE DATABASE "${name}" TEMPLATE "${templateDatabaseName(service)}"`));
   return {
     name,
