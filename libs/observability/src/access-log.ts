@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import { FastifyInstance, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { AppConfig } from '@shared/config';
 import { loggerOptions } from './logger';
@@ -13,8 +13,8 @@ const NEVER_LOGGED = new Set(['/healthz', '/readyz', '/metrics']);
 export function httpLoggingOptions(config: AppConfig, service: string, stream?: DestinationStream) {
   return {
     logger: { ...loggerOptions(config, service), ...(stream ? { stream } : {}) },
-    // Fastify 5.12 prefers a LogController instance, but Nest's adapter builds its own Fastify (another copy).
-    disableRequestLogging: true,
+    // The root `fastify` dependency is pinned to the version Nest's adapter uses, so the adapter accepts this instance.
+    logController: new LogController({ disableRequestLogging: true }),
   };
 }
 
