@@ -3,9 +3,9 @@ import { AppConfig } from '@shared/config';
 import { uniqueQueuePrefix } from '@shared/testing';
 import { AuthChange, AuthChangeBus, AuthRedis } from './auth-changes';
 
-/** Waits up to a second for `done` (loopback pub/sub takes milliseconds; a short wait keeps mutation runs short). */
+/** Waits up to two seconds for `done`. */
 async function until(done: () => boolean): Promise<void> {
-  for (let i = 0; i < 100 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  for (let i = 0; i < 200 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 150));
