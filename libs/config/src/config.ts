@@ -160,7 +160,7 @@ export function loadConfig(env: Env = process.env, defaults: { port?: number; he
     httpRequestTimeoutMs: int('HTTP_REQUEST_TIMEOUT_MS', 60_000, 100, 3_600_000),
     httpIdleTimeoutMs: int('HTTP_IDLE_TIMEOUT_MS', 120_000, 100, 3_600_000),
     httpKeepAliveTimeoutMs: int('HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 600_000),
-    httpMaxRequestsPerSocket: int('HTTP_MAX_REQUESTS_PER_SOCKET', 1000, 0, 10_000_000),
+    httpMaxRequestsPerSocket: int('HTTP_MAX_REQUESTS_PER_SOCKET', 0, 0, 10_000_000),
     httpMaxConnections: int('HTTP_MAX_CONNECTIONS', 4096, 0, 1_000_000),
     trustProxy: proxyTrust(str('TRUST_PROXY', 'loopback'), problems),
     redisCommandTimeoutMs: int('REDIS_COMMAND_TIMEOUT_MS', 2000, 50, 60_000),
