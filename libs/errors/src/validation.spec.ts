@@ -74,6 +74,13 @@ describe('createValidationPipe', () => {
     expect(value).toEqual({ count: 3, address: { city: 'Lyon' } });
   });
 
+  it('says a missing property is required, rather than quoting its first constraint', async () => {
+    const error = await refusal({ address: { city: 'Lyon' } });
+    expect(error.toBody()).toMatchObject({ details: { field: 'count', reason: 'required: count is required' } });
+    const nested = await refusal({ count: 1, address: {} });
+    expect(nested.toBody()).toMatchObject({ details: { field: 'address.city', reason: 'required: address.city is required' } });
+  });
+
   it('answers 400 validation_failed naming the first failing field', async () => {
     const error = await refusal({ count: 11, address: { city: 'Lyon' } });
     expect(error).toBeInstanceOf(DomainError);

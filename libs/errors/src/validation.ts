@@ -8,6 +8,8 @@ export function firstFailure(errors: ValidationError[], parent = ''): { field: s
   for (const error of errors) {
     const field = /^\d+$/.test(error.property) ? `${parent}[${error.property}]` : parent ? `${parent}.${error.property}` : error.property;
     if (error.constraints && Object.keys(error.constraints).length) {
+      // A missing value fails every constraint; the first declared one (often a length) would mislead.
+      if ('value' in error && error.value === undefined && !error.constraints.whitelistValidation) return { field, reason: `required: ${field} is required` };
       const [constraint, message] = Object.entries(error.constraints)[0];
       const reason = constraint === 'whitelistValidation' ? 'unknown_property' : constraint;
       return { field, reason: message ? `${reason}: ${message}` : reason };
@@ -37,7 +39,8 @@ export function createValidationPipe(): ValidationPipe {
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,
-    validationError: { target: false, value: false },
+    // Values are kept only to tell a missing property apart (firstFailure); they never reach the response.
+    validationError: { target: false, value: true },
     exceptionFactory: (errors) => {
       const failure = firstFailure(errors) ?? { field: 'body', reason: 'invalid' };
       return new DomainError('invalid_request', ErrorCodes.validationFailed, `Invalid value for "${failure.field}".`, failure);

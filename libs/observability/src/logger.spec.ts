@@ -32,6 +32,12 @@ describe('logger', () => {
     expect(lines.join('')).not.toMatch(/sk_secret|tok_secret/);
   });
 
+  it('redacts credential keys at the top level of a log line too', () => {
+    const { lines, logger } = capture();
+    logger.info({ password: 'pw_secret', token: 'tok_top', api_key: 'key_top' }, 'x');
+    expect(lines.join('')).not.toMatch(/pw_secret|tok_top|key_top/);
+  });
+
   it('leaves other values alone', () => {
     expect(scrubEmails({ id: 'sub_1', count: 3, at: 'user @ host' })).toEqual({ id: 'sub_1', count: 3, at: 'user @ host' });
   });

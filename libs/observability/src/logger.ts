@@ -8,11 +8,8 @@ export const REDACTED_PATHS = [
   'req.headers.cookie',
   'req.headers["idempotency-key"]',
   'res.headers["set-cookie"]',
-  '*.password',
-  '*.secret',
-  '*.api_key',
-  '*.token',
-  '*.access_token',
+  // pino's `*` matches exactly one level, so each key is listed at the top level too.
+  ...['password', 'secret', 'api_key', 'token', 'access_token'].flatMap((key) => [key, `*.${key}`]),
   'email',
   '*.email',
   '*.email_address',
