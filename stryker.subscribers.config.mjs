@@ -10,7 +10,7 @@ export default {
     ...libs.jest,
     config: {
       roots: ['<rootDir>/apps/email-api', '<rootDir>/libs/email/audience'],
-      testMatch: ['<rootDir>/apps/email-api/test/{subscribers,tags-and-fields}.e2e-spec.ts', '<rootDir>/libs/email/audience/src/**/*.{spec,int-spec}.ts'],
+      testMatch: ['<rootDir>/apps/email-api/test/{subscribers,subscriber-events,tags-and-fields}.e2e-spec.ts', '<rootDir>/libs/email/audience/src/**/*.{spec,int-spec}.ts'],
     },
   },
   incrementalFile: 'reports/mutation/subscribers/stryker-incremental.json',
