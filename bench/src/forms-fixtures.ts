@@ -139,10 +139,15 @@ export interface BenchForm {
 }
 
 /** Creates the benchmark form through the API and publishes it. */
-export async function createPublishedBenchForm(baseUrl: string, apiKey: string): Promise<BenchForm> {
+export function createPublishedBenchForm(baseUrl: string, apiKey: string): Promise<BenchForm> {
+  return createPublishedForm(baseUrl, apiKey, BENCH_FORM_DRAFT);
+}
+
+/** Creates a form with `draftSchema` through the API and publishes it. */
+export async function createPublishedForm(baseUrl: string, apiKey: string, draftSchema: object): Promise<BenchForm> {
   const created = await callApi<{ data: { id: string; public_id: string; public_url: string } }>(baseUrl, 'POST', '/api/v1/forms', {
     key: apiKey,
-    body: { draftSchema: BENCH_FORM_DRAFT },
+    body: { draftSchema },
     expect: 201,
   });
   const { id, public_id: publicId, public_url: publicUrl } = created.body.data;
@@ -150,10 +155,14 @@ export async function createPublishedBenchForm(baseUrl: string, apiKey: string):
   return { form_id: id, public_id: publicId, public_url: publicUrl };
 }
 
-/** Starts the built forms-api on a free port against `databaseUrl`, under the CPU profiler when `profile` is given. */
+/**
+ * Starts the built forms-api on a free port against `databaseUrl`, under the CPU profiler when `profile` is given,
+ * with `extraEnv` added to its environment.
+ */
 export async function startFormsApi(
   databaseUrl: string,
   profile?: { dir: string; name: string; intervalUs: number },
+  extraEnv: Record<string, string> = {},
 ): Promise<{ app: RunningApp; profile?: ProfileSwitch }> {
   const entry = appEntry('forms-api');
   const wrap = profile ? profiled(entry, profile.dir, profile.name, profile.intervalUs) : undefined;
@@ -165,6 +174,7 @@ export async function startFormsApi(
       FORMS_PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
       RATE_LIMIT_REQUESTS: '0',
       LOG_LEVEL: 'silent',
+      ...extraEnv,
       ...(wrap?.env ?? {}),
     },
   });

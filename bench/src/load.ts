@@ -64,13 +64,13 @@ export class LatencySamples {
   }
 
   /** Mean and percentiles (nearest rank) in ms, rounded to microseconds. */
-  summary(): { avg: number; p50: number; p90: number; p99: number; max: number } {
+  summary(): { avg: number; p50: number; p90: number; p95: number; p99: number; max: number } {
     const sorted = this.values.slice(0, this.size).sort();
     const at = (p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : 0);
     const ms = (v: number) => Math.round(v * 1000) / 1000;
     let sum = 0;
     for (const v of sorted) sum += v;
-    return { avg: ms(sorted.length ? sum / sorted.length : 0), p50: ms(at(50)), p90: ms(at(90)), p99: ms(at(99)), max: ms(at(100)) };
+    return { avg: ms(sorted.length ? sum / sorted.length : 0), p50: ms(at(50)), p90: ms(at(90)), p95: ms(at(95)), p99: ms(at(99)), max: ms(at(100)) };
   }
 }
 
@@ -92,6 +92,7 @@ export interface LoadResult {
   latency_avg_ms: number;
   latency_p50_ms: number;
   latency_p90_ms: number;
+  latency_p95_ms: number;
   latency_p99_ms: number;
   latency_max_ms: number;
   non_2xx: number;
@@ -114,6 +115,7 @@ export function summarizeRun(
     latency_avg_ms: latency.avg,
     latency_p50_ms: latency.p50,
     latency_p90_ms: latency.p90,
+    latency_p95_ms: latency.p95,
     latency_p99_ms: latency.p99,
     latency_max_ms: latency.max,
     non_2xx: result.non2xx,

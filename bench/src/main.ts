@@ -3,6 +3,7 @@ import { authOverheadBenchmark } from './auth-overhead';
 import { Benchmark, installSignalHandlers, log, UsageError } from './cli';
 import { cpuProfileUtility } from './cpu-profile';
 import { dropDbUtility } from './drop-db';
+import { formsAbuseBenchmark } from './forms-abuse';
 import { formsHostedPageBenchmark } from './forms-hosted-page';
 import { formsSubmissionBenchmark } from './forms-submission';
 import { httpPlatformBenchmark } from './http-platform';
@@ -22,6 +23,7 @@ export const BENCHMARKS: Benchmark[] = [
   authOverheadBenchmark,
   formsHostedPageBenchmark,
   formsSubmissionBenchmark,
+  formsAbuseBenchmark,
   dropDbUtility,
   cpuProfileUtility,
 ];

@@ -84,6 +84,7 @@ export interface Measurement {
   latency_avg_ms: number;
   latency_p50_ms: number;
   latency_p90_ms: number;
+  latency_p95_ms: number;
   latency_p99_ms: number;
   latency_max_ms: number;
   status_counts: Record<string, number>;

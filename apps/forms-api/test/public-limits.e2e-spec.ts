@@ -4,8 +4,11 @@
  * (X-Forwarded-For: the app trusts its proxy) and uses fresh forms, so counters in the shared Redis never collide.
  */
 import { randomInt } from 'node:crypto';
+import { chromium } from 'playwright-core';
 import request from 'supertest';
 import { formsApi, FormsApiHarness } from './helpers';
+
+const CHROMIUM = '/usr/bin/chromium';
 
 const LIMITS = {
   FORMS_SUBMISSIONS_PER_IP: '3',
@@ -120,12 +123,35 @@ describe('forms-api: limits on the public endpoints', () => {
   });
 
   describe('hosted pages', () => {
-    it('per IP: a 429 with Retry-After over the limit; another IP still gets the page', async () => {
+    it('per IP: over the limit a page saying when to retry (429, Retry-After); another IP still gets the form', async () => {
       const form = await publishedForm();
       const ip = newIp();
       for (let i = 0; i < 4; i++) await page(form, ip).expect(200);
-      expectLimited(await page(form, ip));
+      const limited = await page(form, ip);
+      expect(limited.status).toBe(429);
+      expect(limited.headers['content-type']).toMatch(/^text\/html/);
+      const retryAfter = Number(limited.headers['retry-after']);
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(limited.text).toContain(`Please wait ${retryAfter} seconds, then reload this page.`);
       await page(form, newIp()).expect(200);
+    });
+
+    it('in Chromium, the limited page reads as a page', async () => {
+      const form = await publishedForm();
+      const ip = newIp();
+      for (let i = 0; i < 4; i++) await page(form, ip).expect(200);
+      const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+      try {
+        const tab = await browser.newPage({ extraHTTPHeaders: { 'x-forwarded-for': ip } });
+        await api.app.listen(0, '127.0.0.1');
+        const response = await tab.goto(`${(await api.app.getUrl()).replace('[::1]', '127.0.0.1')}/f/${form}`);
+        expect(response?.status()).toBe(429);
+        expect(await tab.locator('h1').textContent()).toBe('Please try again shortly');
+        expect(await tab.locator('p').textContent()).toMatch(/^Too many pages were opened from your network/);
+        if (process.env.SCREENSHOT_DIR) await tab.screenshot({ path: `${process.env.SCREENSHOT_DIR}/hosted-page-429.png` });
+      } finally {
+        await browser.close();
+      }
     });
   });
 

@@ -44,6 +44,12 @@ export class HostedPages {
     return { status: 200, body, csp: HOSTED_FORM_CSP };
   }
 
+  /** What a person sees past the hosted-page limit: a page, not a JSON envelope. Rare, so rendered each time. */
+  tooManyRequests(retryAfterSeconds: number): RenderedPage {
+    const message = `Too many pages were opened from your network in the last minute. Please wait ${retryAfterSeconds} seconds, then reload this page.`;
+    return { status: 429, body: encode(renderUnavailablePage(message, 'Please try again shortly')), csp: HOSTED_FORM_CSP };
+  }
+
   private async renderForm(form: PublishedForm, schema: NonNullable<PublishedForm['schema']>): Promise<EncodedBody> {
     const script = await this.script();
     return encode(

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Headers, HttpCode, Ip, Param, Post, Req, Res } f
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Readable } from 'node:stream';
 import { Public } from '@shared/auth';
-import { NotFound } from '@shared/errors';
+import { DomainError, NotFound } from '@shared/errors';
 import { PublishedForms } from '@forms/forms';
 import { PublicLimits, SubmissionsService, UploadsService } from '@forms/submissions';
 import { EncodedBody, HostedPages } from './hosted-pages';
@@ -48,9 +48,15 @@ export class PublicFormsController {
 
   @Get('f/:public_id')
   async page(@Ip() ip: string, @Param('public_id') publicId: string, @Headers('accept-encoding') acceptEncoding: string | undefined, @Res() reply: Reply) {
-    await this.limits.hostedPage(ip);
-    const form = await this.published.byPublicId(publicId);
-    const page = await this.pages.render(form);
+    const retryAfter = await this.limits.hostedPage(ip).then(
+      () => undefined,
+      (error: unknown) => {
+        if (error instanceof DomainError && error.status === 429) return error.headers['retry-after'];
+        throw error;
+      },
+    );
+    if (retryAfter) reply.header('retry-after', retryAfter);
+    const page = retryAfter ? this.pages.tooManyRequests(Number(retryAfter)) : await this.pages.render(await this.published.byPublicId(publicId));
     reply
       .status(page.status)
       .header('content-type', 'text/html; charset=utf-8')

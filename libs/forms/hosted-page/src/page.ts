@@ -59,12 +59,12 @@ export function renderHostedForm(view: HostedFormView): string {
 }
 
 /** A plain page with one message (unknown, unpublished or closed form); no script, default theme. */
-export function renderUnavailablePage(message: string): string {
+export function renderUnavailablePage(message: string, heading = 'Form unavailable'): string {
   return (
     '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width, initial-scale=1">' +
-    `<title>Form unavailable</title><style>${BASE_CSS}${themeCss(DEFAULT_THEME)}</style></head>` +
-    `<body><main><div class="card"><h1>Form unavailable</h1><p>${escapeHtml(message)}</p></div></main></body></html>`
+    `<title>${escapeHtml(heading)}</title><style>${BASE_CSS}${themeCss(DEFAULT_THEME)}</style></head>` +
+    `<body><main><div class="card"><h1>${escapeHtml(heading)}</h1><p>${escapeHtml(message)}</p></div></main></body></html>`
   );
 }
 
