@@ -1,23 +1,11 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { createTestDatabase, TestDatabase } from '@shared/testing';
 import { captureBenchmarkOutput } from './capture-output';
-import { REPO_ROOT } from './databases';
 import { draftBodyNear, formsAbuseBenchmark } from './forms-abuse';
+import { useFormsTestDatabase } from './forms-test-database';
 
 /** A tiny run of forms-abuse against the built forms-api: both phases, every answer as expected, the JSON shape. */
 describe('forms-abuse benchmark', () => {
-  let db: TestDatabase;
+  const db = useFormsTestDatabase();
   const { results } = captureBenchmarkOutput();
-
-  beforeAll(async () => {
-    if (!existsSync(path.join(REPO_ROOT, 'apps/forms-api/dist/main.js'))) throw new Error('apps/forms-api is not built: run npm test (it builds first)');
-    db = await createTestDatabase('forms');
-  });
-
-  afterAll(async () => {
-    await db?.drop();
-  });
 
   it('builds a draft body within 64 bytes under the limit', () => {
     for (const max of [16 * 1024, 256 * 1024, 1024 * 1024]) {
@@ -28,7 +16,7 @@ describe('forms-abuse benchmark', () => {
   });
 
   it('uploads: every upload 201, RSS start/peak/after; drafts: every PUT 200, p95 alone and loaded', async () => {
-    const args = ['--database-url', db.url, '--uploads', '2', '--upload-mib', '1', '--settle-seconds', '1'];
+    const args = ['--database-url', db.url(), '--uploads', '2', '--upload-mib', '1', '--settle-seconds', '1'];
     await formsAbuseBenchmark.run([...args, '--connections', '2', '--duration', '2', '--warmup', '0']);
     const [uploads, drafts, ...rest] = results();
     expect(rest).toEqual([]);

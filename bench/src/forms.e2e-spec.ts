@@ -1,29 +1,17 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { createTestDatabase, TestDatabase } from '@shared/testing';
 import { captureBenchmarkOutput } from './capture-output';
-import { REPO_ROOT } from './databases';
 import { formsHostedPageBenchmark } from './forms-hosted-page';
 import { formsSubmissionBenchmark } from './forms-submission';
+import { useFormsTestDatabase } from './forms-test-database';
 
 /**
  * One-second runs of the forms benchmarks against the built forms-api: they verify what they measure
  * (the page and its labels, the probe submission, the row counts), and print their JSON lines.
  */
 describe('forms-hosted-page and forms-submission benchmarks', () => {
-  let db: TestDatabase;
+  const db = useFormsTestDatabase();
   const { results } = captureBenchmarkOutput();
 
-  beforeAll(async () => {
-    if (!existsSync(path.join(REPO_ROOT, 'apps/forms-api/dist/main.js'))) throw new Error('apps/forms-api is not built: run npm test (it builds first)');
-    db = await createTestDatabase('forms');
-  });
-
-  afterAll(async () => {
-    await db?.drop();
-  });
-
-  const args = (...extra: string[]) => ['--database-url', db.url, '--duration', '1', '--warmup', '0', '--connections', '4', ...extra];
+  const args = (...extra: string[]) => ['--database-url', db.url(), '--duration', '1', '--warmup', '0', '--connections', '4', ...extra];
 
   it('forms-hosted-page: every answer is the 200 page; one result line', async () => {
     await formsHostedPageBenchmark.run(args());
