@@ -13,6 +13,8 @@ export default {
       testMatch: ['<rootDir>/apps/email-api/test/{subscribers,subscriber-events,tags-and-fields}.e2e-spec.ts', '<rootDir>/libs/email/audience/src/**/*.{spec,int-spec}.ts'],
     },
   },
+  // Each mutant boots email-api up to three times: 5 s of slack turned slow runs on a loaded machine into "timeouts".
+  timeoutMS: 30_000,
   incrementalFile: 'reports/mutation/subscribers/stryker-incremental.json',
   htmlReporter: { fileName: 'reports/mutation/subscribers/mutation.html' },
   jsonReporter: { fileName: 'reports/mutation/subscribers/mutation.json' },
