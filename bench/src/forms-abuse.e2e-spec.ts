@@ -1,6 +1,6 @@
 import { captureBenchmarkOutput } from './capture-output';
 import { draftBodyNear, formsAbuseBenchmark } from './forms-abuse';
-import { useFormsTestDatabase } from './forms-test-database';
+import { useFormsTestDatabase } from './forms-test-database.fixture';
 
 /** A tiny run of forms-abuse against the built forms-api: both phases, every answer as expected, the JSON shape. */
 describe('forms-abuse benchmark', () => {

@@ -1,7 +1,7 @@
 import { captureBenchmarkOutput } from './capture-output';
 import { formsHostedPageBenchmark } from './forms-hosted-page';
 import { formsSubmissionBenchmark } from './forms-submission';
-import { useFormsTestDatabase } from './forms-test-database';
+import { useFormsTestDatabase } from './forms-test-database.fixture';
 
 /**
  * One-second runs of the forms benchmarks against the built forms-api: they verify what they measure

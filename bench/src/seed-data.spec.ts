@@ -109,6 +109,6 @@ describe('LatencySamples', () => {
     const samples = new LatencySamples();
     for (let i = 1; i <= 100_000; i++) samples.add(i / 1000);
     expect(samples.count).toBe(100_000);
-    expect(samples.summary()).toEqual({ avg: 50.001, p50: 50, p90: 90, p99: 99, max: 100 });
+    expect(samples.summary()).toEqual({ avg: 50.001, p50: 50, p90: 90, p95: 95, p99: 99, max: 100 });
   });
 });

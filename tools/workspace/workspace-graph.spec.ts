@@ -25,7 +25,7 @@ function sourceFiles(dir: string, includeTests: boolean): string[] {
     if (entry === 'node_modules' || entry === 'dist' || entry === 'generated') return [];
     if (statSync(full).isDirectory()) return sourceFiles(full, includeTests);
     if (!full.endsWith('.ts')) return [];
-    if (!includeTests && /\.(spec|int-spec|e2e-spec)\.ts$/.test(full)) return [];
+    if (!includeTests && /\.(spec|int-spec|e2e-spec|fixture)\.ts$/.test(full)) return [];
     return [full];
   });
 }

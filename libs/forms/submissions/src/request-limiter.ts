@@ -21,12 +21,15 @@ export interface LimitRule {
 @Injectable()
 export class RequestLimiter {
   private readonly windowMs: number;
+  private readonly prefix: string;
 
   constructor(
     @Inject(REDIS_CLIENT) private readonly redis: Redis,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.windowMs = config.formsPublicLimitWindowSeconds * 1000;
+    // Installs (and test runs) that share one Redis keep their counters apart, like their queues.
+    this.prefix = `${config.queuePrefix}:forms-limit`;
   }
 
   /** Charges one request to each rule; 429 with Retry-After (until the window ends) at the first rule over its limit. */
@@ -35,7 +38,7 @@ export class RequestLimiter {
     const window = Math.floor(now / this.windowMs);
     for (const rule of rules) {
       if (rule.limit <= 0) continue;
-      const key = `forms:limit:${rule.scope}:${rule.subject}:${window}`;
+      const key = `${this.prefix}:${rule.scope}:${rule.subject}:${window}`;
       const [[, used]] = (await this.redis.multi().incr(key).pexpire(key, this.windowMs * 2).exec()) as [[null, number], [null, number]];
       if (used > rule.limit) throw TooManyRequests(Math.max(1, Math.ceil(((window + 1) * this.windowMs - now) / 1000)));
     }
