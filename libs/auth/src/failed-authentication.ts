@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@shared/config';
 import { DomainError, TooManyRequests } from '@shared/errors';
+import { countInWindow, retryAfterSeconds, WindowCount } from '@shared/rate-limit';
 import { AuthRedis } from './auth-changes';
 
 /**
@@ -59,22 +60,20 @@ export class FailedAuthLimiter {
       this.blockedUntil.delete(ip);
       return;
     }
-    throw TooManyRequests(Math.max(1, Math.ceil((until - now) / 1000)));
+    throw TooManyRequests(retryAfterSeconds(until - now));
   }
 
   async recordFailure(ip: string): Promise<void> {
     if (this.limit <= 0) return;
     const now = Date.now();
-    const window = Math.floor(now / this.windowMs);
-    const key = `${this.config.queuePrefix}:auth-failures:${ip}:${window}`;
-    let failures: number;
+    let failures: WindowCount;
     try {
-      [[, failures]] = (await this.redis.connection().multi().incr(key).pexpire(key, this.windowMs).exec()) as [[null, number], [null, number]];
+      failures = await countInWindow(this.redis.connection(), `${this.config.queuePrefix}:auth-failures:${ip}`, this.windowMs, now, this.windowMs);
     } catch {
       return; // Redis unreachable (readiness reports it): the failure goes uncounted, the 401 itself stands
     }
-    if (failures < this.limit) return;
+    if (failures.used < this.limit) return;
     if (this.blockedUntil.size >= 100_000) this.blockedUntil.clear();
-    this.blockedUntil.set(ip, (window + 1) * this.windowMs);
+    this.blockedUntil.set(ip, now + failures.resetMs);
   }
 }

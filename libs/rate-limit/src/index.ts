@@ -1,1 +1,2 @@
 export * from './rate-limit.guard';
+export * from './fixed-window';

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { APP_CONFIG, AppConfig } from '@shared/config';
 import { TooManyRequests } from '@shared/errors';
 import { REDIS_CLIENT } from '@shared/redis';
+import { countInWindow, retryAfterSeconds } from './fixed-window';
 
 interface Reply {
   header(name: string, value: string): unknown;
@@ -30,9 +31,9 @@ export class RateLimitGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const credentialId = context.switchToHttp().getRequest<{ user?: { credentialId?: string } }>().user?.credentialId;
     if (!credentialId || this.limit <= 0) return true;
-    const { used, resetMs } = await this.count(credentialId);
+    const { used, resetMs } = await countInWindow(this.redis, `ratelimit:${credentialId}`, this.windowMs);
     const reply = context.switchToHttp().getResponse<Reply>();
-    const resetSeconds = Math.max(1, Math.ceil(resetMs / 1000));
+    const resetSeconds = retryAfterSeconds(resetMs);
     reply.header('ratelimit-limit', String(this.limit));
     reply.header('ratelimit-remaining', String(Math.max(0, this.limit - used)));
     reply.header('ratelimit-reset', String(resetSeconds));
@@ -40,11 +41,4 @@ export class RateLimitGuard implements CanActivate {
     return true;
   }
 
-  private async count(credentialId: string): Promise<{ used: number; resetMs: number }> {
-    const now = Date.now();
-    const window = Math.floor(now / this.windowMs);
-    const key = `ratelimit:${credentialId}:${window}`;
-    const [[, used]] = (await this.redis.multi().incr(key).pexpire(key, this.windowMs * 2).exec()) as [[null, number], [null, number]];
-    return { used, resetMs: (window + 1) * this.windowMs - now };
-  }
 }

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { APP_CONFIG, AppConfig } from '@shared/config';
 import { TooManyRequests } from '@shared/errors';
+import { countInWindow, retryAfterSeconds } from '@shared/rate-limit';
 import { REDIS_CLIENT } from '@shared/redis';
 
 /** One counter a request is charged to: what is limited (`scope`), whose count (`subject`), and how many are allowed. */
@@ -35,12 +36,10 @@ export class RequestLimiter {
   /** Charges one request to each rule; 429 with Retry-After (until the window ends) at the first rule over its limit. */
   async consume(rules: readonly LimitRule[]): Promise<void> {
     const now = Date.now();
-    const window = Math.floor(now / this.windowMs);
     for (const rule of rules) {
       if (rule.limit <= 0) continue;
-      const key = `${this.prefix}:${rule.scope}:${rule.subject}:${window}`;
-      const [[, used]] = (await this.redis.multi().incr(key).pexpire(key, this.windowMs * 2).exec()) as [[null, number], [null, number]];
-      if (used > rule.limit) throw TooManyRequests(Math.max(1, Math.ceil(((window + 1) * this.windowMs - now) / 1000)));
+      const { used, resetMs } = await countInWindow(this.redis, `${this.prefix}:${rule.scope}:${rule.subject}`, this.windowMs, now);
+      if (used > rule.limit) throw TooManyRequests(retryAfterSeconds(resetMs));
     }
   }
 }
