@@ -1,13 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from '@shared/testing';
 import { createWorkspaceWithKey } from './access';
 import { Benchmark, emit, intOption, log, parseOptions, round } from './cli';
 import { describeSummary, inclusiveTime, profiled, ProfileSwitch, readProfile, summarizeProfile } from './cpu-profile';
 import { openBenchDatabase } from './databases';
 import { issueApiKey } from './fixtures';
 import { measure, Measurement, median } from './measure';
-import { appEntry, freePort, processRssMb, RunningApp, startApp } from './server';
+import { appEntry, processRssMb, RunningApp, startApp } from './server';
 
 const DATABASE = 'pl_bench_auth_overhead';
 

@@ -4,9 +4,10 @@ import { ConfigModule } from '@shared/config';
 import { CoreModule } from '@shared/core';
 import { FormsDataAccessModule } from '@forms/data-access';
 import { AccountsService, FormsAccountsModule } from '@forms/accounts';
+import { freePort } from '@shared/testing';
 import { profiled, ProfileSwitch } from './cpu-profile';
 import { callApi } from './fixtures';
-import { appEntry, freePort, RunningApp, startApp } from './server';
+import { appEntry, RunningApp, startApp } from './server';
 
 /** What the forms benchmarks share: an account, a published 10-field, 3-step form and answers to it. */
 

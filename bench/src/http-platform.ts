@@ -1,8 +1,9 @@
+import { freePort } from '@shared/testing';
 import { createWorkspaceWithKey } from './access';
 import { Benchmark, emit, intOption, log, parseOptions, round, UsageError } from './cli';
 import { BENCH_DATABASE, openBenchDatabase } from './databases';
 import { LoadResult, runLoad } from './load';
-import { appEntry, freePort, processCpuSeconds, processRssMb, RunningApp, startApp } from './server';
+import { appEntry, processCpuSeconds, processRssMb, RunningApp, startApp } from './server';
 
 interface Route {
   key: string;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Client } from 'pg';
 import { CursorCodec, cursorFor } from '@shared/pagination';
+import { freePort } from '@shared/testing';
 import { createWorkspaceWithKey } from './access';
 import { Benchmark, emit, intOption, log, parseOptions, round, UsageError } from './cli';
 import { describeSummary, profiled, ProfileSwitch, readProfile, summarizeProfile } from './cpu-profile';
@@ -9,7 +10,7 @@ import { openBenchDatabase, REPO_ROOT, withClient } from './databases';
 import { callApi, issueApiKey } from './fixtures';
 import { measure, Measurement, median, warmUp } from './measure';
 import { seedSubscribers } from './seed';
-import { appEntry, freePort, processRssMb, RunningApp, startApp } from './server';
+import { appEntry, processRssMb, RunningApp, startApp } from './server';
 
 const DATABASE = 'pl_bench_subscribers_list';
 const WORKSPACE_NAME = 'Bench subscribers-list';

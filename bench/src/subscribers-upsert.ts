@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from '@shared/testing';
 import { createWorkspaceWithKey } from './access';
 import { Benchmark, choiceOption, emit, intOption, log, parseOptions } from './cli';
 import { describeSummary, profiled, ProfileSwitch, readProfile, summarizeProfile } from './cpu-profile';
@@ -6,7 +7,7 @@ import { openBenchDatabase, withClient } from './databases';
 import { callApi } from './fixtures';
 import { GeneratedRequest, measure } from './measure';
 import { seedSubscribers } from './seed';
-import { appEntry, freePort, processRssMb, RunningApp, startApp } from './server';
+import { appEntry, processRssMb, RunningApp, startApp } from './server';
 
 const DATABASE = 'pl_bench_subscribers_upsert';
 type TagVia = 'existing_tag_ids' | 'new_tags' | 'none';

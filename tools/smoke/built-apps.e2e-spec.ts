@@ -4,22 +4,12 @@
  */
 import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { createTestDatabase, TestDatabase, uniqueQueuePrefix } from '@shared/testing';
+import { createTestDatabase, freePort, TestDatabase, uniqueQueuePrefix } from '@shared/testing';
 
 const root = path.resolve(__dirname, '../..');
 const DEPLOYABLES = ['email-api', 'forms-api', 'email-send-worker', 'email-jobs-worker', 'webhook-worker', 'forms-worker'];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitReady(url: string, child: ChildProcess): Promise<void> {
   // Generous: a loaded 2-core CI machine can take many seconds to boot Nest and Prisma.

@@ -5,3 +5,4 @@ export * from './routes';
 export * from './http-edges';
 export * from './outages';
 export * from './dependency-outage';
+export * from './ports';

@@ -1,16 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { AddressInfo, connect, createServer, Server, Socket } from 'node:net';
-
-/** A loopback port nobody listens on right now. */
-export async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  server.close();
-  await once(server, 'close');
-  return port;
-}
+import { connect, createServer, Server, Socket } from 'node:net';
+import { freePort } from './ports';
 
 async function waitUntilAccepting(port: number, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
