@@ -6,3 +6,4 @@ export * from './http-edges';
 export * from './outages';
 export * from './dependency-outage';
 export * from './ports';
+export * from './auth-throttle';
