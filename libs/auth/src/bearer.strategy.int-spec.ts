@@ -6,8 +6,8 @@ import { BearerStrategy } from './bearer.strategy';
 import { FailedAuthLimiter } from './failed-authentication';
 import { CredentialVerifier, Principal } from './principal';
 
-const principal = (credentialId: string, tenantId = 'wsp_1'): Principal =>
-  ({ credentialType: 'workspace_api_key', credentialId, tenantId, scopes: [], expiresAt: null, credential: {} });
+const principal = (credentialId: string, subjectId = 'wsp_1'): Principal =>
+  ({ credentialType: 'workspace_api_key', credentialId, subjectId, scopes: [], expiresAt: null, credential: {} });
 
 /** A verifier over a fixed token table that counts its (database) lookups and marks. */
 class TableVerifier implements CredentialVerifier {

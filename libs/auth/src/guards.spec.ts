@@ -50,7 +50,7 @@ function thrownBy(run: () => unknown): DomainError {
 const principal = (scopes: string[]): Principal => ({
   credentialType: 'workspace_api_key',
   credentialId: 'key_1',
-  tenantId: 'wsp_1',
+  subjectId: 'wsp_1',
   scopes,
   expiresAt: null,
   credential: {},

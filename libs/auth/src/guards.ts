@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
-import { ErrorCodes, Unauthenticated } from '@shared/errors';
+import { SharedErrors } from '@shared/errors';
 import { CREDENTIAL_VERIFIER, CredentialVerifier, Principal } from './principal';
 import { PUBLIC_ROUTE, REQUIRED_SCOPES } from './decorators';
 
@@ -17,14 +17,14 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
   override canActivate(context: ExecutionContext) {
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()])) return true;
     const header = context.switchToHttp().getRequest<{ headers: Record<string, string | undefined> }>().headers.authorization;
-    if (!header) throw Unauthenticated(ErrorCodes.missingCredential, 'Send your credential as "Authorization: Bearer <key>".');
-    if (!BEARER.test(header)) throw Unauthenticated(ErrorCodes.invalidCredential, 'The Authorization header must be "Bearer <key>".');
+    if (!header) throw SharedErrors.fail('missing_credential', 'Send your credential as "Authorization: Bearer <key>".');
+    if (!BEARER.test(header)) throw SharedErrors.fail('invalid_credential', 'The Authorization header must be "Bearer <key>".');
     return super.canActivate(context);
   }
 
   override handleRequest<T>(error: unknown, principal: T): T {
     if (error) throw error;
-    if (!principal) throw Unauthenticated(ErrorCodes.invalidCredential, 'The credential is not valid.');
+    if (!principal) throw SharedErrors.fail('invalid_credential', 'The credential is not valid.');
     return principal;
   }
 }

@@ -1,4 +1,4 @@
-import { InvalidRequest } from '@shared/errors';
+import { SharedErrors } from '@shared/errors';
 
 export interface KeyRequest {
   scopes: string[];
@@ -9,9 +9,9 @@ export interface KeyRequest {
 /** Rejects a key request with no scopes, an unknown scope, or an expiry that is not in the future. */
 export function assertValidKeyRequest(request: KeyRequest, isKnownScope: (scope: string) => boolean, now: Date): void {
   const unknown = request.scopes.filter((s) => !isKnownScope(s));
-  if (unknown.length) throw InvalidRequest('unknown_scope', `Unknown scope(s): ${unknown.join(', ')}.`, 'scopes');
-  if (!request.scopes.length) throw InvalidRequest('validation_failed', 'At least one scope is required.', 'scopes');
+  if (unknown.length) throw SharedErrors.invalid('unknown_scope', `Unknown scope(s): ${unknown.join(', ')}.`, 'scopes');
+  if (!request.scopes.length) throw SharedErrors.invalid('validation_failed', 'At least one scope is required.', 'scopes');
   if (request.expiresAt && request.expiresAt.getTime() <= now.getTime()) {
-    throw InvalidRequest('validation_failed', 'expires_at must be in the future.', 'expires_at');
+    throw SharedErrors.invalid('validation_failed', 'expires_at must be in the future.', 'expires_at');
   }
 }

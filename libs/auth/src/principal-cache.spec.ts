@@ -4,7 +4,7 @@ import { Principal } from './principal';
 const principal = (expiresAt: Date | null = null, credentialId = 'key_1'): Principal => ({
   credentialType: 'workspace_api_key',
   credentialId,
-  tenantId: 'wsp_1',
+  subjectId: 'wsp_1',
   scopes: [],
   expiresAt,
   credential: {},

@@ -1,12 +1,15 @@
 import { DomainError } from '@shared/errors';
 import type { AuthService } from './auth-changes';
 
-/** Who is calling: the verified credential, its tenant (workspace) and its scopes. */
+/** Who is calling: the verified credential, whom it belongs to, and its scopes. */
 export interface Principal {
   credentialType: string;
   credentialId: string;
-  /** Every query runs inside this tenant. */
-  tenantId: string;
+  /**
+   * Whom the credential belongs to: the workspace in email, the owner account in forms. The tenant a request runs in
+   * is its `WorkspaceContext`, which each service resolves from this once per request.
+   */
+  subjectId: string;
   scopes: readonly string[];
   expiresAt: Date | null;
   /** The service's own view of the credential (for capability documents and the like). */

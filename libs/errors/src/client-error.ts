@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { ErrorCodes } from './error-codes';
+
 
 interface ClientError {
   code?: string;
@@ -12,10 +12,10 @@ interface HttpSocket extends Socket {
 }
 
 const CLIENT_ERRORS: Record<string, { status: number; code: string; message: string }> = {
-  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: ErrorCodes.requestTimeout, message: 'The request was not received in time.' },
-  HPE_HEADER_OVERFLOW: { status: 431, code: ErrorCodes.headersTooLarge, message: 'The request headers are too large.' },
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: 'request_timeout', message: 'The request was not received in time.' },
+  HPE_HEADER_OVERFLOW: { status: 431, code: 'headers_too_large', message: 'The request headers are too large.' },
 };
-const MALFORMED = { status: 400, code: ErrorCodes.malformedRequest, message: 'The request is not valid HTTP (check Content-Length and framing).' };
+const MALFORMED = { status: 400, code: 'malformed_request', message: 'The request is not valid HTTP (check Content-Length and framing).' };
 
 /** The raw HTTP response for a request Node could not read: timed out, oversized head, or broken framing. */
 export function clientErrorResponse(error: ClientError): string {

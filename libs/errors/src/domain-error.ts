@@ -59,8 +59,3 @@ export const Conflict = (code: string, message: string, details?: ErrorDetails, 
   new DomainError('conflict', code, message, details, extra);
 
 export const Unauthenticated = (code: string, message: string) => new DomainError('authentication_error', code, message);
-
-export const TooManyRequests = (retryAfterSeconds: number) =>
-  new DomainError('invalid_request', 'rate_limited', `Too many requests. Retry after ${retryAfterSeconds} seconds.`, undefined, {}, 429, {
-    'retry-after': String(retryAfterSeconds),
-  });

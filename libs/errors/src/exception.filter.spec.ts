@@ -1,6 +1,7 @@
 import { ArgumentsHost, Logger } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { NotFound, TooManyRequests } from './domain-error';
+import { NotFound } from './domain-error';
+import { TooManyRequests } from './error-codes';
 import { ErrorEnvelopeFilter } from './exception.filter';
 
 describe('ErrorEnvelopeFilter', () => {

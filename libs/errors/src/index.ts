@@ -6,3 +6,4 @@ export * from './validation';
 export * from './storable-input';
 export * from './unavailable';
 export * from './client-error';
+export * from './registry';

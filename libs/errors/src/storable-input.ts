@@ -1,5 +1,6 @@
-import { DomainError } from './domain-error';
-import { ErrorCodes } from './error-codes';
+import type { DomainError } from './domain-error';
+import { SharedErrors } from './error-codes';
+
 
 /** Deeper than any document our APIs accept; deeper input would only exhaust the stack of the validators. */
 export const MAX_INPUT_DEPTH = 64;
@@ -36,9 +37,9 @@ export function findUnstorableInput(value: unknown, root: string): DomainError |
 }
 
 export function inputTooDeep(field: string): DomainError {
-  return new DomainError('invalid_request', ErrorCodes.inputTooDeep, `The input is nested more than ${MAX_INPUT_DEPTH} levels deep.`, { field });
+  return SharedErrors.fail('input_too_deep', `The input is nested more than ${MAX_INPUT_DEPTH} levels deep.`, { details: { field } });
 }
 
 function unstorable(field: string): DomainError {
-  return new DomainError('invalid_request', ErrorCodes.invalidCharacters, `${field} contains a NUL character or an unpaired surrogate.`, { field });
+  return SharedErrors.fail('invalid_characters', `${field} contains a NUL character or an unpaired surrogate.`, { details: { field } });
 }

@@ -1,5 +1,6 @@
 import { BadRequestException, HttpException, MethodNotAllowedException, NotFoundException } from '@nestjs/common';
-import { Conflict, DomainError, InvalidRequest, NotFound, TooManyRequests, Unauthenticated } from './domain-error';
+import { Conflict, DomainError, InvalidRequest, NotFound, Unauthenticated } from './domain-error';
+import { TooManyRequests } from './error-codes';
 import { toErrorResponse } from './to-error-response';
 
 const INTERNAL = {

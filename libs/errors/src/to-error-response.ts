@@ -1,6 +1,6 @@
 import { HttpException } from '@nestjs/common';
 import { DomainError, ErrorBody, ErrorType, ERROR_STATUS } from './domain-error';
-import { ErrorCodes } from './error-codes';
+
 import { isDependencyOutage, ServiceUnavailable } from './unavailable';
 
 export interface ErrorResponse {
@@ -20,28 +20,28 @@ const TYPE_BY_STATUS: Record<number, ErrorType> = {
 };
 
 const CODE_BY_STATUS: Record<number, string> = {
-  400: ErrorCodes.validationFailed,
-  401: ErrorCodes.invalidCredential,
-  403: ErrorCodes.insufficientScope,
-  404: ErrorCodes.routeNotFound,
-  405: ErrorCodes.methodNotAllowed,
-  408: ErrorCodes.requestTimeout,
-  409: ErrorCodes.alreadyExists,
-  413: ErrorCodes.payloadTooLarge,
-  414: ErrorCodes.pathTooLong,
-  415: ErrorCodes.unsupportedMediaType,
-  429: ErrorCodes.rateLimited,
-  431: ErrorCodes.headersTooLarge,
+  400: 'validation_failed',
+  401: 'invalid_credential',
+  403: 'insufficient_scope',
+  404: 'route_not_found',
+  405: 'method_not_allowed',
+  408: 'request_timeout',
+  409: 'already_exists',
+  413: 'payload_too_large',
+  414: 'path_too_long',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+  431: 'headers_too_large',
 };
 
 const FASTIFY_CODES: Record<string, { code: string; message: string }> = {
-  FST_ERR_CTP_INVALID_JSON_BODY: { code: ErrorCodes.invalidJson, message: 'The request body is not valid JSON.' },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { code: ErrorCodes.invalidJson, message: 'The request declares a JSON body but sent none.' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: ErrorCodes.unsupportedMediaType, message: 'Send request bodies as application/json.' },
-  FST_ERR_CTP_BODY_TOO_LARGE: { code: ErrorCodes.payloadTooLarge, message: 'The request body is too large.' },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: ErrorCodes.invalidJson, message: 'The Content-Length header does not match the body.' },
-  FST_ERR_BAD_URL: { code: ErrorCodes.invalidPath, message: 'The path contains malformed percent-encoding.' },
-  FST_ERR_MAX_PARAM_LENGTH: { code: ErrorCodes.pathTooLong, message: 'A path segment is longer than 100 characters.' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'invalid_json', message: 'The request body is not valid JSON.' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'invalid_json', message: 'The request declares a JSON body but sent none.' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'unsupported_media_type', message: 'Send request bodies as application/json.' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'payload_too_large', message: 'The request body is too large.' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'invalid_json', message: 'The Content-Length header does not match the body.' },
+  FST_ERR_BAD_URL: { code: 'invalid_path', message: 'The path contains malformed percent-encoding.' },
+  FST_ERR_MAX_PARAM_LENGTH: { code: 'path_too_long', message: 'A path segment is longer than 100 characters.' },
 };
 
 function envelope(status: number, body: ErrorBody, headers: Record<string, string> = {}): ErrorResponse {
@@ -64,13 +64,13 @@ export function toErrorResponse(exception: unknown): ErrorResponse {
       const field = Array.isArray(target) ? target.filter((t) => t !== 'workspace_id').join(',') : typeof target === 'string' ? target : undefined;
       return envelope(409, {
         type: 'conflict',
-        code: ErrorCodes.alreadyExists,
+        code: 'already_exists',
         message: 'A record with the same unique value already exists.',
         ...(field ? { details: { field } } : {}),
       });
     }
     if (prismaError.code === 'P2025') {
-      return envelope(404, { type: 'not_found', code: ErrorCodes.resourceNotFound, message: 'The requested record does not exist.' });
+      return envelope(404, { type: 'not_found', code: 'resource_not_found', message: 'The requested record does not exist.' });
     }
   }
 
@@ -80,10 +80,10 @@ export function toErrorResponse(exception: unknown): ErrorResponse {
     if (status >= 500) return internal();
     // Nest re-throws Fastify's body-parser failures as plain 400 HttpExceptions, keeping only the message.
     if (status === 400 && /JSON/.test(exception.message)) {
-      return envelope(400, { type, code: ErrorCodes.invalidJson, message: 'The request body is not valid JSON.' });
+      return envelope(400, { type, code: 'invalid_json', message: 'The request body is not valid JSON.' });
     }
     const message = status === 404 ? 'No route matches this method and path.' : exception.message;
-    return envelope(status, { type, code: CODE_BY_STATUS[status] ?? ErrorCodes.validationFailed, message });
+    return envelope(status, { type, code: CODE_BY_STATUS[status] ?? 'validation_failed', message });
   }
 
   const transportError = exception as { code?: string; statusCode?: number; message?: string };
@@ -93,13 +93,13 @@ export function toErrorResponse(exception: unknown): ErrorResponse {
     return envelope(status, { type: clientStatusType(status), code: fastify.code, message: fastify.message });
   }
   if (exception instanceof SyntaxError && transportError.statusCode === 400) {
-    return envelope(400, { type: 'invalid_request', code: ErrorCodes.invalidJson, message: 'The request body is not valid JSON.' });
+    return envelope(400, { type: 'invalid_request', code: 'invalid_json', message: 'The request body is not valid JSON.' });
   }
   if (typeof transportError?.statusCode === 'number' && transportError.statusCode >= 400 && transportError.statusCode < 500) {
     const status = transportError.statusCode;
     return envelope(status, {
       type: clientStatusType(status),
-      code: CODE_BY_STATUS[status] ?? ErrorCodes.validationFailed,
+      code: CODE_BY_STATUS[status] ?? 'validation_failed',
       message: 'The request could not be processed.',
     });
   }
@@ -109,7 +109,7 @@ export function toErrorResponse(exception: unknown): ErrorResponse {
 function internal(): ErrorResponse {
   return envelope(ERROR_STATUS.api_error, {
     type: 'api_error',
-    code: ErrorCodes.internalError,
+    code: 'internal_error',
     message: 'An unexpected error occurred. It has been logged; retrying may succeed.',
   });
 }

@@ -1,19 +1,14 @@
-import { DomainError } from './domain-error';
-import { ErrorCodes } from './error-codes';
+import { SharedErrors } from './error-codes';
+
 
 /** What a client is told to wait before retrying while Redis or PostgreSQL is unreachable. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 export const ServiceUnavailable = () =>
-  new DomainError(
-    'api_error',
-    ErrorCodes.serviceUnavailable,
-    `The service cannot reach its data store right now. Retry after ${UNAVAILABLE_RETRY_AFTER_SECONDS} seconds.`,
-    undefined,
-    {},
-    503,
-    { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
-  );
+  SharedErrors.fail('service_unavailable', `The service cannot reach its data store right now. Retry after ${UNAVAILABLE_RETRY_AFTER_SECONDS} seconds.`, {
+    headers: { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
+  });
+
 
 // ioredis: a command that could not be sent or answered (Redis down, or slower than REDIS_COMMAND_TIMEOUT_MS).
 const REDIS_OUTAGE_NAMES = new Set(['MaxRetriesPerRequestError']);

@@ -1,6 +1,6 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
-import { DomainError } from './domain-error';
-import { ErrorCodes } from './error-codes';
+import { SharedErrors } from './error-codes';
+
 import { findUnstorableInput } from './storable-input';
 
 /** Depth-first path of the first failing property, e.g. `consent_evidence.collected_at` or `tags[2]`. */
@@ -43,7 +43,7 @@ export function createValidationPipe(): ValidationPipe {
     validationError: { target: false, value: true },
     exceptionFactory: (errors) => {
       const failure = firstFailure(errors) ?? { field: 'body', reason: 'invalid' };
-      return new DomainError('invalid_request', ErrorCodes.validationFailed, `Invalid value for "${failure.field}".`, failure);
+      return SharedErrors.fail('validation_failed', `Invalid value for "${failure.field}".`, { details: failure });
     },
   });
 }

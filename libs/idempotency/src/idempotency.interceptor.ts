@@ -3,7 +3,7 @@ import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { createHash, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { Observable, catchError, concatMap, finalize, from, map, of, switchMap, throwError } from 'rxjs';
-import { Conflict, ErrorCodes, findUnstorableInput, InvalidRequest, inputTooDeep, MAX_INPUT_DEPTH } from '@shared/errors';
+import { MAX_INPUT_DEPTH, SharedErrors, findUnstorableInput, inputTooDeep } from '@shared/errors';
 import { REDIS_CLIENT } from '@shared/redis';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -40,7 +40,7 @@ interface HttpRequestLike {
   url: string;
   body?: unknown;
   headers: Record<string, string | string[] | undefined>;
-  user?: { tenantId?: string };
+  user?: { subjectId?: string };
 }
 
 interface HttpReplyLike {
@@ -87,13 +87,13 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (rawKey === undefined) return next.handle();
     const key = Array.isArray(rawKey) ? rawKey[0] : rawKey;
     if (!key || key.length > 255 || !/^[\x21-\x7e]+$/.test(key)) {
-      throw InvalidRequest(ErrorCodes.invalidIdempotencyKey, 'Idempotency-Key must be 1-255 visible ASCII characters.', 'Idempotency-Key');
+      throw SharedErrors.invalid('invalid_idempotency_key', 'Idempotency-Key must be 1-255 visible ASCII characters.', 'Idempotency-Key');
     }
     // Interceptors run before the validation pipe: refuse what it would refuse, with the same error, before fingerprinting.
     const unstorable = findUnstorableInput(request.body, '');
     if (unstorable) throw unstorable;
 
-    const tenant = request.user?.tenantId ?? 'anonymous';
+    const tenant = request.user?.subjectId ?? 'anonymous';
     const redisKey = `idempotency:${tenant}:${createHash('sha256').update(key).digest('hex')}`;
     const fingerprint = createHash('sha256').update(`${request.method} ${request.url}\n${canonicalJson(request.body)}`).digest('hex');
     const running = JSON.stringify({ fingerprint, state: 'running', owner: randomUUID() } satisfies StoredEntry);
@@ -144,16 +144,14 @@ export class IdempotencyInterceptor implements NestInterceptor {
       if (raw === null) continue; // released between our two calls: try to take it again
       const entry = JSON.parse(raw) as StoredEntry;
       if (entry.fingerprint !== fingerprint) {
-        throw Conflict(
-          ErrorCodes.idempotencyKeyReused,
-          'This Idempotency-Key was already used with a different request. Use a new key for a new request.',
-          { field: 'Idempotency-Key' },
-        );
+        throw SharedErrors.fail('idempotency_key_reused', 'This Idempotency-Key was already used with a different request. Use a new key for a new request.', {
+          details: { field: 'Idempotency-Key' },
+        });
       }
       if (entry.state === 'done') return entry;
       if (Date.now() >= deadline) {
-        throw Conflict(ErrorCodes.idempotencyKeyInProgress, 'A request with this Idempotency-Key is still being processed. Retry shortly.', {
-          field: 'Idempotency-Key',
+        throw SharedErrors.fail('idempotency_key_in_progress', 'A request with this Idempotency-Key is still being processed. Retry shortly.', {
+          details: { field: 'Idempotency-Key' },
         });
       }
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { InvalidRequest, ErrorCodes } from '@shared/errors';
+import { SharedErrors } from '@shared/errors';
 
 /**
  * Opaque, tamper-evident cursors: base64url(JSON) + "." + HMAC-SHA256 tag.
@@ -22,7 +22,7 @@ export class CursorCodec {
    * older secret did not sign nonsense).
    */
   decode<T>(scope: string, cursor: string, isPosition: (position: unknown) => position is T, field = 'starting_after'): T {
-    const invalid = () => InvalidRequest(ErrorCodes.invalidCursor, `"${field}" is not a cursor this list issued; pass next_cursor back unchanged.`, field);
+    const invalid = () => SharedErrors.invalid('invalid_cursor', `"${field}" is not a cursor this list issued; pass next_cursor back unchanged.`, field);
     const [payload, tag, extra] = cursor.split('.');
     if (!payload || !tag || extra !== undefined || cursor.length > 1024) throw invalid();
     const expected = Buffer.from(this.sign(scope, payload));

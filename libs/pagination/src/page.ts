@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { InvalidRequest, ErrorCodes } from '@shared/errors';
+import { SharedErrors } from '@shared/errors';
 
 export class Pagination {
   @ApiProperty() has_more!: boolean;
@@ -24,7 +24,7 @@ export function parseLimit(raw: unknown, rule: LimitRule = DEFAULT_LIMIT): numbe
   const text = String(raw);
   const value = /^\d{1,6}$/.test(text) ? Number(text) : NaN;
   if (!Number.isInteger(value) || value < 1 || value > rule.max) {
-    throw InvalidRequest(ErrorCodes.invalidLimit, `"limit" must be an integer from 1 to ${rule.max}.`, 'limit');
+    throw SharedErrors.invalid('invalid_limit', `"limit" must be an integer from 1 to ${rule.max}.`, 'limit');
   }
   return value;
 }

@@ -120,7 +120,7 @@ describe('email access (real PostgreSQL and Redis)', () => {
       expect(principal).toMatchObject({
         credentialType: 'workspace_api_key',
         credentialId: api_key_id,
-        tenantId: workspace_id,
+        subjectId: workspace_id,
         scopes: [...EMAIL_SCOPES],
         expiresAt: null,
         credential: { workspace: { id: workspace_id, name: 'Verify' }, view: { id: api_key_id, status: 'active', name: 'Default key' } },

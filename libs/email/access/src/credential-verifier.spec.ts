@@ -8,7 +8,7 @@ import { EmailCredentialVerifier } from './credential-verifier';
 const config = { appBaseUrl: 'https://app.example.test', docsBaseUrl: 'https://docs.example.test' } as AppConfig;
 // insufficientScope needs neither the database nor the clock.
 const verifier = new EmailCredentialVerifier({} as AccessRepository, new Clock(), config);
-const principal = (scopes: string[]): Principal => ({ credentialType: 'workspace_api_key', credentialId: 'key_1', tenantId: 'wsp_1', scopes, expiresAt: null, credential: {} });
+const principal = (scopes: string[]): Principal => ({ credentialType: 'workspace_api_key', credentialId: 'key_1', subjectId: 'wsp_1', scopes, expiresAt: null, credential: {} });
 
 describe('EmailCredentialVerifier.insufficientScope', () => {
   it('builds the 403 with required, missing and replacement scopes in canonical order and the recovery links', () => {

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@shared/config';
 import { AuthServices, CredentialVerifier, LastUsedRecorder, Principal } from '@shared/auth';
 import { Clock } from '@shared/core';
-import { DomainError, ErrorCodes, Unauthenticated } from '@shared/errors';
+import { DomainError, SharedErrors } from '@shared/errors';
 import { AccessRepository, ApiKeyRecord } from './access.repository';
 import { hashApiKey } from './api-key-secret';
 import { canonicalScopes, profilesCovering } from './scopes';
@@ -57,15 +57,15 @@ export class EmailCredentialVerifier implements CredentialVerifier {
 
   async verify(token: string): Promise<Principal> {
     const key = await this.repository.findKeyByHash(hashApiKey(token));
-    if (!key) throw Unauthenticated(ErrorCodes.invalidCredential, 'The API key is not valid.');
+    if (!key) throw SharedErrors.fail('invalid_credential', 'The API key is not valid.');
     const view = credentialView(key, this.clock.now());
-    if (view.status === 'revoked') throw Unauthenticated(ErrorCodes.credentialRevoked, 'This API key was revoked.');
-    if (view.status === 'rotated') throw Unauthenticated(ErrorCodes.credentialRevoked, 'This API key was replaced by a newer key.');
-    if (view.status === 'expired') throw Unauthenticated(ErrorCodes.credentialExpired, 'This API key has expired.');
+    if (view.status === 'revoked') throw SharedErrors.fail('credential_revoked', 'This API key was revoked.');
+    if (view.status === 'rotated') throw SharedErrors.fail('credential_revoked', 'This API key was replaced by a newer key.');
+    if (view.status === 'expired') throw SharedErrors.fail('credential_expired', 'This API key has expired.');
     return {
       credentialType: 'workspace_api_key',
       credentialId: key.id,
-      tenantId: key.workspace_id,
+      subjectId: key.workspace_id,
       scopes: view.scopes,
       expiresAt: key.expires_at,
       credential: { view, workspace: key.workspace },
@@ -81,21 +81,23 @@ export class EmailCredentialVerifier implements CredentialVerifier {
     const message = `This API key lacks ${missingScopes.join(', ')}. Replace it with a key that also has ${
       missingScopes.length === 1 ? 'that scope' : 'those scopes'
     }.`;
-    return new DomainError('permission_error', ErrorCodes.insufficientScope, message, undefined, {
-      required_scopes: requiredScopes,
-      missing_scopes: missingScopes,
-      replacement_scopes: replacementScopes,
-      credential_type: principal.credentialType,
-      recommended_work_profiles: profilesCovering(requiredScopes),
-      access_update_url: accessUpdateUrl,
-      reconnect_required: false,
-      permissions_help_url: permissionsHelpUrl,
-      recovery: {
-        action: 'replace_api_key',
-        message: 'Create an API key with the replacement scopes, then retry with it.',
+    return SharedErrors.fail('insufficient_scope', message, {
+      extra: {
+        required_scopes: requiredScopes,
+        missing_scopes: missingScopes,
         replacement_scopes: replacementScopes,
+        credential_type: principal.credentialType,
+        recommended_work_profiles: profilesCovering(requiredScopes),
         access_update_url: accessUpdateUrl,
+        reconnect_required: false,
         permissions_help_url: permissionsHelpUrl,
+        recovery: {
+          action: 'replace_api_key',
+          message: 'Create an API key with the replacement scopes, then retry with it.',
+          replacement_scopes: replacementScopes,
+          access_update_url: accessUpdateUrl,
+          permissions_help_url: permissionsHelpUrl,
+        },
       },
     });
   }

@@ -29,7 +29,7 @@ export class CapabilitiesService {
     const { view, workspace } = principal.credential;
     const catalog = this.description.capabilities;
     // The database is asked only when this credential could call an operation that needs a delivery connection.
-    const connection = catalog.gatedFor(principal.scopes).length ? await this.connections.stateOf(principal.tenantId) : 'enabled';
+    const connection = catalog.gatedFor(principal.scopes).length ? await this.connections.stateOf(principal.subjectId) : 'enabled';
     return catalog.build({ credential: view, workspace, scopes: principal.scopes }, connection);
   }
 }

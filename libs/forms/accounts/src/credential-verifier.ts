@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AuthServices, CredentialVerifier, LastUsedRecorder, Principal } from '@shared/auth';
 import { Clock } from '@shared/core';
-import { DomainError, ErrorCodes, Unauthenticated } from '@shared/errors';
+import { DomainError, SharedErrors } from '@shared/errors';
 import { AccountsRepository, KeyWithOwner } from './accounts.repository';
 import { hashFormsKey } from './api-key-secret';
 import { FORMS_SCOPES } from './scopes';
@@ -23,7 +23,7 @@ export function toMe(key: KeyWithOwner): MeDto {
   };
 }
 
-/** Verifies account-owned forms keys. The tenant of a forms principal is the owning account. */
+/** Verifies account-owned forms keys: a forms principal's subject is the owning account, not a workspace. */
 @Injectable()
 export class FormsCredentialVerifier implements CredentialVerifier {
   readonly authService = AuthServices.forms;
@@ -40,19 +40,21 @@ export class FormsCredentialVerifier implements CredentialVerifier {
 
   async verify(token: string): Promise<Principal> {
     const key = await this.repository.findKeyByHash(hashFormsKey(token));
-    if (!key) throw Unauthenticated(ErrorCodes.invalidCredential, 'The API key is not valid.');
-    if (key.revoked_at) throw Unauthenticated(ErrorCodes.credentialRevoked, 'This API key was revoked.');
-    if (key.expires_at && key.expires_at <= this.clock.now()) throw Unauthenticated(ErrorCodes.credentialExpired, 'This API key has expired.');
-    return { credentialType: 'api_key', credentialId: key.id, tenantId: key.owner_id, scopes: key.scopes, expiresAt: key.expires_at, credential: key };
+    if (!key) throw SharedErrors.fail('invalid_credential', 'The API key is not valid.');
+    if (key.revoked_at) throw SharedErrors.fail('credential_revoked', 'This API key was revoked.');
+    if (key.expires_at && key.expires_at <= this.clock.now()) throw SharedErrors.fail('credential_expired', 'This API key has expired.');
+    return { credentialType: 'api_key', credentialId: key.id, subjectId: key.owner_id, scopes: key.scopes, expiresAt: key.expires_at, credential: key };
   }
 
   insufficientScope(principal: Principal, required: readonly string[], missing: readonly string[]): DomainError {
     const order = (scopes: readonly string[]) => FORMS_SCOPES.filter((s) => scopes.includes(s));
-    return new DomainError('permission_error', ErrorCodes.insufficientScope, `This API key lacks ${missing.join(', ')}.`, undefined, {
-      required_scopes: order(required),
-      missing_scopes: order(missing),
-      replacement_scopes: order([...principal.scopes, ...required]),
-      credential_type: principal.credentialType,
+    return SharedErrors.fail('insufficient_scope', `This API key lacks ${missing.join(', ')}.`, {
+      extra: {
+        required_scopes: order(required),
+        missing_scopes: order(missing),
+        replacement_scopes: order([...principal.scopes, ...required]),
+        credential_type: principal.credentialType,
+      },
     });
   }
 

@@ -54,7 +54,7 @@ export class FormsService {
   ) {}
 
   async create(principal: Principal, input: { workspaceId?: string; title?: string; draftSchema?: Record<string, unknown> }): Promise<FormDetail> {
-    const workspaceId = await this.workspaceForCreate(principal.tenantId, input.workspaceId);
+    const workspaceId = await this.workspaceForCreate(principal.subjectId, input.workspaceId);
     const schema = this.parse(input.draftSchema ?? { steps: [{ title: 'Step 1', fields: [] }] }, 'draftSchema');
     const at = this.clock.now();
     const title = named(schema, input.title?.trim() || DEFAULT_TITLE);
@@ -73,10 +73,10 @@ export class FormsService {
   }
 
   async list(principal: Principal, query: { limit: number; workspaceId?: string }): Promise<{ data: FormSummary[]; next_cursor: null }> {
-    if (query.workspaceId && !(await this.access.membership(principal.tenantId, query.workspaceId))) {
+    if (query.workspaceId && !(await this.access.membership(principal.subjectId, query.workspaceId))) {
       throw NotFound('workspace', query.workspaceId);
     }
-    const rows = await this.repository.list(principal.tenantId, query.workspaceId, query.limit);
+    const rows = await this.repository.list(principal.subjectId, query.workspaceId, query.limit);
     const counts = await this.repository.responseCounts(rows.map((row) => row.id));
     return { data: rows.map((row) => toSummary(row, counts.get(row.id) ?? 0, this.config.formsPublicBaseUrl)), next_cursor: null };
   }
@@ -167,7 +167,7 @@ export class FormsService {
 
   /** The form with the caller's access checked: 404 when not a member of its workspace, 403 when the role falls short. */
   async accessible(principal: Principal, formId: string, permission: Permission): Promise<FormWithAccess> {
-    const found = await this.repository.findWithAccess(principal.tenantId, formId);
+    const found = await this.repository.findWithAccess(principal.subjectId, formId);
     if (!found || !found.role) throw NotFound('form', formId);
     assertRoleAllows(found.role, permission);
     return found;
@@ -176,7 +176,7 @@ export class FormsService {
   /** The published snapshot of a form the caller can reach, through the cache (the submission hot path). */
   async publishedFor(principal: Principal, formId: string, permission: Permission): Promise<PublishedForm> {
     const form = await this.published.byFormId(formId);
-    const membership = form && (await this.access.membership(principal.tenantId, form.workspaceId));
+    const membership = form && (await this.access.membership(principal.subjectId, form.workspaceId));
     if (!form || !membership) throw NotFound('form', formId);
     assertRoleAllows(membership.role, permission);
     return form;

@@ -16,7 +16,7 @@ export class CustomFieldsController {
   @ApiOperation({ operationId: 'listCustomFields', summary: 'List custom fields' })
   @ApiOkResponse({ type: CustomFieldListDto })
   list(@CurrentPrincipal() p: Principal, @Query() query: SearchablePageQueryDto): Promise<CustomFieldListDto> {
-    return this.customFields.list(p.tenantId, query);
+    return this.customFields.list(p.subjectId, query);
   }
 
   @Post()
@@ -25,7 +25,7 @@ export class CustomFieldsController {
   @ApiOperation({ operationId: 'createCustomField', summary: 'Create a custom field' })
   @ApiCreatedResponse({ type: CustomFieldResponseDto })
   async create(@CurrentPrincipal() p: Principal, @Body() body: CustomFieldUpsertRequestDto): Promise<CustomFieldResponseDto> {
-    return { data: await this.customFields.create(p.tenantId, body) };
+    return { data: await this.customFields.create(p.subjectId, body) };
   }
 
   @Get(':custom_field_id')
@@ -33,7 +33,7 @@ export class CustomFieldsController {
   @ApiOperation({ operationId: 'getCustomField', summary: 'Get a custom field' })
   @ApiOkResponse({ type: CustomFieldResponseDto })
   async get(@CurrentPrincipal() p: Principal, @Param('custom_field_id') id: string): Promise<CustomFieldResponseDto> {
-    return { data: await this.customFields.get(p.tenantId, id) };
+    return { data: await this.customFields.get(p.subjectId, id) };
   }
 
   @Put(':custom_field_id')
@@ -41,7 +41,7 @@ export class CustomFieldsController {
   @ApiOperation({ operationId: 'updateCustomField', summary: 'Update a custom field' })
   @ApiOkResponse({ type: CustomFieldResponseDto })
   async update(@CurrentPrincipal() p: Principal, @Param('custom_field_id') id: string, @Body() body: CustomFieldUpdateRequestDto): Promise<CustomFieldResponseDto> {
-    return { data: await this.customFields.update(p.tenantId, id, body) };
+    return { data: await this.customFields.update(p.subjectId, id, body) };
   }
 
   @Delete(':custom_field_id')
@@ -50,6 +50,6 @@ export class CustomFieldsController {
   @ApiOperation({ operationId: 'deleteCustomField', summary: 'Delete a custom field' })
   @ApiNoContentResponse()
   async delete(@CurrentPrincipal() p: Principal, @Param('custom_field_id') id: string): Promise<void> {
-    await this.customFields.delete(p.tenantId, id);
+    await this.customFields.delete(p.subjectId, id);
   }
 }

@@ -15,7 +15,7 @@ export class SenderIdentitiesController {
   @ApiOperation({ operationId: 'listSenderIdentities', summary: 'List sender identities' })
   @ApiOkResponse({ type: SenderIdentityListDto })
   list(@CurrentPrincipal() p: Principal, @Query() query: PageQueryDto): Promise<SenderIdentityListDto> {
-    return this.identities.list(p.tenantId, query);
+    return this.identities.list(p.subjectId, query);
   }
 
   @Get(':sender_identity_id')
@@ -23,6 +23,6 @@ export class SenderIdentitiesController {
   @ApiOperation({ operationId: 'getSenderIdentity', summary: 'Get a sender identity' })
   @ApiOkResponse({ type: SenderIdentityResponseDto })
   async get(@CurrentPrincipal() p: Principal, @Param('sender_identity_id') id: string): Promise<SenderIdentityResponseDto> {
-    return { data: await this.identities.get(p.tenantId, id) };
+    return { data: await this.identities.get(p.subjectId, id) };
   }
 }

@@ -25,7 +25,7 @@ export class SubscribersController {
   async list(@CurrentPrincipal() p: Principal, @Query() query: SubscriberListQueryDto, @Res({ passthrough: true }) reply: Reply): Promise<string> {
     // Serialized by PostgreSQL (see subscriberPageQuery); sent as it is.
     reply.header('content-type', 'application/json; charset=utf-8');
-    return this.subscribers.listJson(p.tenantId, query);
+    return this.subscribers.listJson(p.subjectId, query);
   }
 
   @Post()
@@ -39,7 +39,7 @@ export class SubscribersController {
     @Body() body: SubscriberUpsertRequestDto,
     @Res({ passthrough: true }) reply: Reply,
   ): Promise<SubscriberResponseDto> {
-    const { created, subscriber } = await this.subscribers.upsert(p.tenantId, body);
+    const { created, subscriber } = await this.subscribers.upsert(p.subjectId, body);
     reply.status(created ? 201 : 200);
     return { data: subscriber };
   }
@@ -49,7 +49,7 @@ export class SubscribersController {
   @ApiOperation({ operationId: 'getSubscriber', summary: 'Get a subscriber' })
   @ApiOkResponse({ type: SubscriberResponseDto })
   async get(@CurrentPrincipal() p: Principal, @Param('subscriber_id') id: string): Promise<SubscriberResponseDto> {
-    return { data: await this.subscribers.get(p.tenantId, id) };
+    return { data: await this.subscribers.get(p.subjectId, id) };
   }
 
   @Patch(':subscriber_id')
@@ -57,7 +57,7 @@ export class SubscribersController {
   @ApiOperation({ operationId: 'updateSubscriber', summary: 'Update a subscriber' })
   @ApiOkResponse({ type: SubscriberResponseDto })
   async update(@CurrentPrincipal() p: Principal, @Param('subscriber_id') id: string, @Body() body: SubscriberUpdateRequestDto): Promise<SubscriberResponseDto> {
-    return { data: await this.subscribers.update(p.tenantId, id, body) };
+    return { data: await this.subscribers.update(p.subjectId, id, body) };
   }
 
   @Delete(':subscriber_id')
@@ -66,7 +66,7 @@ export class SubscribersController {
   @ApiOperation({ operationId: 'deleteSubscriber', summary: 'Delete a subscriber' })
   @ApiNoContentResponse()
   async delete(@CurrentPrincipal() p: Principal, @Param('subscriber_id') id: string): Promise<void> {
-    await this.subscribers.delete(p.tenantId, id);
+    await this.subscribers.delete(p.subjectId, id);
   }
 
   @Put(':subscriber_id/status')
@@ -74,7 +74,7 @@ export class SubscribersController {
   @ApiOperation({ operationId: 'updateSubscriberStatus', summary: 'Change Subscriber sending eligibility' })
   @ApiOkResponse({ type: SubscriberResponseDto })
   async setStatus(@CurrentPrincipal() p: Principal, @Param('subscriber_id') id: string, @Body() body: SubscriberStatusRequestDto): Promise<SubscriberResponseDto> {
-    return { data: await this.subscribers.setStatus(p.tenantId, id, body) };
+    return { data: await this.subscribers.setStatus(p.subjectId, id, body) };
   }
 
   @Put(':subscriber_id/tags/:tag_id')
@@ -82,7 +82,7 @@ export class SubscribersController {
   @ApiOperation({ operationId: 'addSubscriberTag', summary: 'Add a Tag to a Subscriber' })
   @ApiOkResponse({ type: SubscriberResponseDto })
   async addTag(@CurrentPrincipal() p: Principal, @Param('subscriber_id') id: string, @Param('tag_id') tagId: string): Promise<SubscriberResponseDto> {
-    return { data: await this.subscribers.addTag(p.tenantId, id, tagId) };
+    return { data: await this.subscribers.addTag(p.subjectId, id, tagId) };
   }
 
   @Delete(':subscriber_id/tags/:tag_id')
@@ -90,7 +90,7 @@ export class SubscribersController {
   @ApiOperation({ operationId: 'removeSubscriberTag', summary: 'Remove a tag from a subscriber' })
   @ApiOkResponse({ type: SubscriberResponseDto })
   async removeTag(@CurrentPrincipal() p: Principal, @Param('subscriber_id') id: string, @Param('tag_id') tagId: string): Promise<SubscriberResponseDto> {
-    return { data: await this.subscribers.removeTag(p.tenantId, id, tagId) };
+    return { data: await this.subscribers.removeTag(p.subjectId, id, tagId) };
   }
 
   @Put(':subscriber_id/sequences/:sequence_id')
@@ -102,7 +102,7 @@ export class SubscribersController {
     @Param('subscriber_id') id: string,
     @Param('sequence_id') sequenceId: string,
   ): Promise<SubscriberResponseDto> {
-    return { data: await this.subscribers.addSequence(p.tenantId, id, sequenceId) };
+    return { data: await this.subscribers.addSequence(p.subjectId, id, sequenceId) };
   }
 
   @Delete(':subscriber_id/sequences/:sequence_id')
@@ -114,6 +114,6 @@ export class SubscribersController {
     @Param('subscriber_id') id: string,
     @Param('sequence_id') sequenceId: string,
   ): Promise<SubscriberResponseDto> {
-    return { data: await this.subscribers.removeSequence(p.tenantId, id, sequenceId) };
+    return { data: await this.subscribers.removeSequence(p.subjectId, id, sequenceId) };
   }
 }

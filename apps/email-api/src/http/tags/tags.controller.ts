@@ -16,7 +16,7 @@ export class TagsController {
   @ApiOperation({ operationId: 'listTags', summary: 'List tags' })
   @ApiOkResponse({ type: TagListDto })
   list(@CurrentPrincipal() p: Principal, @Query() query: SearchablePageQueryDto): Promise<TagListDto> {
-    return this.tags.list(p.tenantId, query);
+    return this.tags.list(p.subjectId, query);
   }
 
   @Post()
@@ -25,7 +25,7 @@ export class TagsController {
   @ApiOperation({ operationId: 'createTag', summary: 'Create a tag' })
   @ApiCreatedResponse({ type: TagResponseDto })
   async create(@CurrentPrincipal() p: Principal, @Body() body: TagCreateRequestDto): Promise<TagResponseDto> {
-    return { data: await this.tags.create(p.tenantId, body) };
+    return { data: await this.tags.create(p.subjectId, body) };
   }
 
   @Get(':tag_id')
@@ -33,7 +33,7 @@ export class TagsController {
   @ApiOperation({ operationId: 'getTag', summary: 'Get a tag' })
   @ApiOkResponse({ type: TagResponseDto })
   async get(@CurrentPrincipal() p: Principal, @Param('tag_id') id: string): Promise<TagResponseDto> {
-    return { data: await this.tags.get(p.tenantId, id) };
+    return { data: await this.tags.get(p.subjectId, id) };
   }
 
   @Put(':tag_id')
@@ -41,7 +41,7 @@ export class TagsController {
   @ApiOperation({ operationId: 'updateTag', summary: 'Update a tag' })
   @ApiOkResponse({ type: TagResponseDto })
   async update(@CurrentPrincipal() p: Principal, @Param('tag_id') id: string, @Body() body: TagUpdateRequestDto): Promise<TagResponseDto> {
-    return { data: await this.tags.update(p.tenantId, id, body) };
+    return { data: await this.tags.update(p.subjectId, id, body) };
   }
 
   @Delete(':tag_id')
@@ -50,6 +50,6 @@ export class TagsController {
   @ApiOperation({ operationId: 'deleteTag', summary: 'Delete a tag' })
   @ApiNoContentResponse()
   async delete(@CurrentPrincipal() p: Principal, @Param('tag_id') id: string): Promise<void> {
-    await this.tags.delete(p.tenantId, id);
+    await this.tags.delete(p.subjectId, id);
   }
 }

@@ -14,6 +14,6 @@ export class WorkspaceController {
   @ApiOperation({ operationId: 'getWorkspace', summary: 'Get the current workspace' })
   @ApiOkResponse({ type: WorkspaceResponseDto })
   async get(@CurrentPrincipal() principal: Principal): Promise<WorkspaceResponseDto> {
-    return { data: await this.workspaces.get(principal.tenantId) };
+    return { data: await this.workspaces.get(principal.subjectId) };
   }
 }
