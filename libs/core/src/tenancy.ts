@@ -11,3 +11,8 @@ export type WorkspaceId = string & { readonly [workspaceIdBrand]: true };
  * context resolvers, workers reading their own job payloads, and tests.
  */
 export const trustedWorkspaceId = (id: string): WorkspaceId => id as WorkspaceId;
+
+/** What every service resolves once per request and passes first to its use cases: the workspace the request acts in. */
+export interface WorkspaceContext {
+  readonly workspaceId: WorkspaceId;
+}

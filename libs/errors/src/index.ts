@@ -7,3 +7,4 @@ export * from './storable-input';
 export * from './unavailable';
 export * from './client-error';
 export * from './registry';
+export * from './store-errors';
