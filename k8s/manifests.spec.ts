@@ -14,6 +14,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import ts from 'typescript';
 import { parse, parseAllDocuments } from 'yaml';
+import { EmailWorkerQueues } from '@email/contracts';
+import { queuePrefix } from '@shared/queue';
 
 const REPO = resolve(__dirname, '..');
 const K8S = join(REPO, 'k8s');
@@ -354,6 +356,9 @@ describe('k8s manifests', () => {
     for (const t of so.spec.triggers as Trigger[]) {
       expect(t.metadata.listName).toMatch(new RegExp(`^\\{${prefix}:([a-z-]+)\\}:\\1:wait$`));
     }
+    // ...and the lists are exactly the wait lists of the queues the send worker consumes.
+    const waitLists = EmailWorkerQueues['email-send-worker'].map((queue) => `${queuePrefix(prefix!, queue)}:${queue}:wait`);
+    expect((so.spec.triggers as Trigger[]).map((t) => t.metadata.listName).sort()).toEqual([...waitLists].sort());
 
     // The Redis address comes from an env var the target container really has, matching REDIS_URL.
     const container = podTemplate(byName('Deployment', 'email-send-worker')!).spec.containers.find(

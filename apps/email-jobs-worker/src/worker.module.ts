@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
 import { readinessChecksProvider, workerImports } from '@shared/observability';
-import { WorkerQueues } from '@shared/queue';
+import { EmailWorkerQueues } from '@email/contracts';
 import { EmailDataAccessModule, EmailPrisma } from '@email/data-access';
 
 export const HEALTH_PORT = 9102;
-export const QUEUES = WorkerQueues['email-jobs-worker'];
+export const QUEUES = EmailWorkerQueues['email-jobs-worker'];
 
 @Module({
   imports: [...workerImports(HEALTH_PORT, QUEUES), EmailDataAccessModule],

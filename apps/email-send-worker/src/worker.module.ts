@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
 import { readinessChecksProvider, workerImports } from '@shared/observability';
-import { WorkerQueues } from '@shared/queue';
+import { EmailWorkerQueues } from '@email/contracts';
 import { EmailDataAccessModule, EmailPrisma } from '@email/data-access';
 
 export const HEALTH_PORT = 9101;
-export const QUEUES = WorkerQueues['email-send-worker'];
+export const QUEUES = EmailWorkerQueues['email-send-worker'];
 
 @Module({
   imports: [...workerImports(HEALTH_PORT, QUEUES), EmailDataAccessModule],

@@ -1,12 +1,12 @@
 import { Module } from '@nestjs/common';
 import { readinessChecksProvider, workerImports } from '@shared/observability';
-import { WorkerQueues } from '@shared/queue';
+import { FormsWorkerQueues } from '@forms/contracts';
 import { FormsDataAccessModule, FormsPrisma } from '@forms/data-access';
 import { UploadCleanupModule } from '@forms/submissions';
 import { UploadCleanupProcessor, UploadCleanupSchedule } from './upload-cleanup.processor';
 
 export const HEALTH_PORT = 9104;
-export const QUEUES = WorkerQueues['forms-worker'];
+export const QUEUES = FormsWorkerQueues['forms-worker'];
 
 @Module({
   imports: [...workerImports(HEALTH_PORT, QUEUES), FormsDataAccessModule, UploadCleanupModule],

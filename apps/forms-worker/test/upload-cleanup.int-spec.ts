@@ -12,7 +12,7 @@ import { Readable } from 'node:stream';
 import { FormsPrisma } from '@forms/data-access';
 import { UploadStorage } from '@forms/submissions';
 import { RunningWorker, startWorker } from '@shared/observability';
-import { Queues } from '@shared/queue';
+import { FormsQueues } from '@forms/contracts';
 import { createTestDatabase, TestDatabase, uniqueQueuePrefix } from '@shared/testing';
 import { QUEUES, WorkerModule } from '../src/worker.module';
 
@@ -36,7 +36,7 @@ describe('forms-worker: removing unattached uploads', () => {
     worker = await startWorker(WorkerModule, { service: 'forms-worker-test', defaultHealthPort: 0, queues: QUEUES });
   });
   afterAll(async () => {
-    const queue = worker?.app.get<Queue>(getQueueToken(Queues.formsUploadCleanup));
+    const queue = worker?.app.get<Queue>(getQueueToken(FormsQueues.formsUploadCleanup));
     await queue?.obliterate({ force: true });
     await worker?.stop();
     await db?.drop();
@@ -46,7 +46,7 @@ describe('forms-worker: removing unattached uploads', () => {
   it('is a repeatable job that removes old unattached uploads and the files of deleted forms, and keeps attached and young ones', async () => {
     const prisma = worker.app.get(FormsPrisma);
     const storage = worker.app.get(UploadStorage);
-    const queue = worker.app.get<Queue>(getQueueToken(Queues.formsUploadCleanup));
+    const queue = worker.app.get<Queue>(getQueueToken(FormsQueues.formsUploadCleanup));
     expect((await queue.getJobSchedulers()).map((scheduler) => scheduler.key)).toContain('remove-unattached-uploads');
 
     await prisma.workspace.create({ data: { id: 'wrk_1', name: 'W' } });

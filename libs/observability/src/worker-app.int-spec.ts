@@ -1,18 +1,23 @@
 import { Injectable, Module } from '@nestjs/common';
 import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
-import type { Job, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { REDIS_CLIENT } from '@shared/redis';
-import { Queues } from '@shared/queue';
+import type { JobOf, QueueOf } from '@shared/queue';
 import { uniqueQueuePrefix } from '@shared/testing';
 import { READINESS_CHECKS } from './readiness';
 import { RunningWorker, startWorker, workerImports } from './worker-app';
 
+/** A queue of this test only: the bootstrap takes whatever queues a service names. */
+const QUEUE = 'worker-app-test';
+interface TestPayloads {
+  [QUEUE]: { exportId: string };
+}
+
 const finished: string[] = [];
 
-@Processor(Queues.formsExport)
+@Processor(QUEUE)
 class SlowProcessor extends WorkerHost {
-  async process(job: Job): Promise<string> {
+  async process(job: JobOf<TestPayloads, typeof QUEUE>): Promise<string> {
     await new Promise((resolve) => setTimeout(resolve, 400));
     finished.push(job.id!);
     return 'done';
@@ -21,11 +26,11 @@ class SlowProcessor extends WorkerHost {
 
 @Injectable()
 class QueueHandle {
-  constructor(@InjectQueue(Queues.formsExport) readonly queue: Queue) {}
+  constructor(@InjectQueue(QUEUE) readonly queue: QueueOf<TestPayloads, typeof QUEUE>) {}
 }
 
 @Module({
-  imports: workerImports(0, [Queues.formsExport]),
+  imports: workerImports(0, [QUEUE]),
   providers: [
     SlowProcessor,
     QueueHandle,
@@ -34,13 +39,12 @@ class QueueHandle {
 })
 class TestWorkerModule {}
 
-
 describe('worker processes (real Redis + BullMQ)', () => {
   let worker: RunningWorker;
 
   beforeAll(async () => {
     Object.assign(process.env, { NODE_ENV: 'test', QUEUE_PREFIX: uniqueQueuePrefix(), HEALTH_PORT: '0' });
-    worker = await startWorker(TestWorkerModule, { service: 'test-worker', defaultHealthPort: 0, queues: [Queues.formsExport] });
+    worker = await startWorker(TestWorkerModule, { service: 'test-worker', defaultHealthPort: 0, queues: [QUEUE] });
   });
 
   afterAll(async () => {
@@ -55,17 +59,17 @@ describe('worker processes (real Redis + BullMQ)', () => {
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({ status: 'ok', checks: { redis: 'ok' } });
     const metrics = await (await get('/metrics')).text();
-    expect(metrics).toContain('bullmq_queue_jobs{queue="forms-export",state="wait"}');
+    expect(metrics).toContain(`bullmq_queue_jobs{queue="${QUEUE}",state="wait"}`);
   });
 
   it('uses a hash-tagged key prefix per queue', async () => {
     const { queue } = worker.app.get(QueueHandle);
-    expect(queue.opts.prefix).toBe(`{${process.env.QUEUE_PREFIX}:forms-export}`);
+    expect(queue.opts.prefix).toBe(`{${process.env.QUEUE_PREFIX}:${QUEUE}}`);
   });
 
   it('finishes the active job before shutting down', async () => {
     const { queue } = worker.app.get(QueueHandle);
-    const job = await queue.add('export', { workspaceId: 'wrk_1', exportId: 'exp_1' }, { jobId: 'exp_1' });
+    const job = await queue.add('export', { exportId: 'exp_1' }, { jobId: 'exp_1' });
     for (let i = 0; i < 100 && !(await job.isActive()); i++) await new Promise((r) => setTimeout(r, 20));
     expect(await job.isActive()).toBe(true);
     await worker.stop();

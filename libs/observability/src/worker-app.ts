@@ -6,7 +6,7 @@ import { createServer, Server } from 'node:http';
 import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { APP_CONFIG, AppConfig, ConfigModule, loadConfig } from '@shared/config';
 import { CoreModule } from '@shared/core';
-import { QueueModule, QueueName } from '@shared/queue';
+import { QueueModule } from '@shared/queue';
 import { RedisModule } from '@shared/redis';
 import { createLogger, PinoNestLogger } from './logger';
 import { READINESS_CHECKS, ReadinessCheck, runReadiness } from './readiness';
@@ -16,7 +16,7 @@ import { withTimeout } from './with-timeout';
 export interface WorkerOptions {
   service: string;
   defaultHealthPort: number;
-  queues: readonly QueueName[];
+  queues: readonly string[];
 }
 
 export interface RunningWorker {
@@ -101,7 +101,7 @@ export async function runWorker(module: Type<unknown>, options: WorkerOptions): 
 }
 
 /** What every worker module imports: config, ids/clock, Redis, BullMQ and its own queues. */
-export function workerImports(healthPort: number, queues: readonly QueueName[]): DynamicModuleOrType[] {
+export function workerImports(healthPort: number, queues: readonly string[]): DynamicModuleOrType[] {
   return [ConfigModule.forRoot({ healthPort }), CoreModule, RedisModule, QueueModule.forRoot(), QueueModule.register(...queues)];
 }
 

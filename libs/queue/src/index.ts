@@ -1,2 +1,3 @@
-export * from './queues';
+export * from './queue-options';
+export * from './typed-queues';
 export * from './queue.module';

@@ -1,9 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { BullModule } from '@nestjs/bullmq';
 import { APP_CONFIG, AppConfig } from '@shared/config';
-import { DEFAULT_JOB_OPTIONS, QueueName, queuePrefix } from './queues';
+import { DEFAULT_JOB_OPTIONS, queuePrefix } from './queue-options';
 
-/** Registers BullMQ queues with the shared connection settings, per-queue prefixes and job defaults. */
+/** Registers BullMQ queues (each service names its own) with the shared connection settings, per-queue prefixes and job defaults. */
 @Module({})
 export class QueueModule {
   static forRoot(): DynamicModule {
@@ -16,7 +16,7 @@ export class QueueModule {
     });
   }
 
-  static register(...queues: QueueName[]): DynamicModule {
+  static register(...queues: readonly string[]): DynamicModule {
     return {
       module: QueueModule,
       imports: queues.map((name) =>

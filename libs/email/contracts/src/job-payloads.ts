@@ -1,0 +1,11 @@
+/** Payloads carried by each email queue. Jobs carry ids, never personal data. */
+export interface EmailJobPayloads {
+  'broadcast-prepare': { workspaceId: string; broadcastId: string; runId: string };
+  'broadcast-deliver': { workspaceId: string; runId: string; deliveryIds: string[] };
+  'subscriber-import': { workspaceId: string; jobId: string };
+  'subscriber-export': { workspaceId: string; jobId: string };
+  'analytics-report': { workspaceId: string; reportId: string };
+  'workflow-tick': { workspaceId: string; kind: 'sequence' | 'automation'; id: string };
+  'webhook-fanout': { eventId: string };
+  'webhook-deliver': { deliveryId: string };
+}

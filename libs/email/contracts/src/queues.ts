@@ -1,0 +1,20 @@
+/** Every queue of the email service, named once. */
+export const EmailQueues = {
+  broadcastPrepare: 'broadcast-prepare',
+  broadcastDeliver: 'broadcast-deliver',
+  subscriberImport: 'subscriber-import',
+  subscriberExport: 'subscriber-export',
+  analyticsReport: 'analytics-report',
+  workflowTick: 'workflow-tick',
+  webhookFanout: 'webhook-fanout',
+  webhookDeliver: 'webhook-deliver',
+} as const;
+
+export type EmailQueueName = (typeof EmailQueues)[keyof typeof EmailQueues];
+
+/** Which email worker consumes which queues. */
+export const EmailWorkerQueues = {
+  'email-send-worker': [EmailQueues.broadcastPrepare, EmailQueues.broadcastDeliver],
+  'email-jobs-worker': [EmailQueues.subscriberImport, EmailQueues.subscriberExport, EmailQueues.analyticsReport, EmailQueues.workflowTick],
+  'webhook-worker': [EmailQueues.webhookFanout, EmailQueues.webhookDeliver],
+} as const satisfies Record<string, readonly EmailQueueName[]>;
