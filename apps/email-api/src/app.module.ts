@@ -3,7 +3,7 @@ import { RateLimitGuard } from '@shared/rate-limit';
 import { AuthModule } from '@shared/auth';
 import { ConfigModule } from '@shared/config';
 import { CoreModule } from '@shared/core';
-import { HealthController, HttpAppOptions, readinessChecksProvider } from '@shared/observability';
+import { HealthController, HttpAppOptions, readinessChecksProvider } from '@shared/bootstrap';
 import { RedisModule } from '@shared/redis';
 import { EmailDataAccessModule, EmailPrisma } from '@email/data-access';
 import { EmailAccessModule, EmailCredentialVerifier } from '@email/access';

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { runWorker } from '@shared/observability';
+import { runWorker } from '@shared/bootstrap';
 import { HEALTH_PORT, QUEUES, WorkerModule } from './worker.module';
 
 void runWorker(WorkerModule, { service: 'email-send-worker', defaultHealthPort: HEALTH_PORT, queues: QUEUES });

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { AuthModule } from '@shared/auth';
 import { ConfigModule } from '@shared/config';
 import { CoreModule } from '@shared/core';
-import { HealthController, readinessChecksProvider } from '@shared/observability';
+import { HealthController, readinessChecksProvider } from '@shared/bootstrap';
 import { RateLimitGuard } from '@shared/rate-limit';
 import { RedisModule } from '@shared/redis';
 import { FormsDataAccessModule, FormsPrisma } from '@forms/data-access';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { readinessChecksProvider, workerImports } from '@shared/observability';
+import { readinessChecksProvider, workerImports } from '@shared/bootstrap';
 import { FormsWorkerQueues } from '@forms/contracts';
 import { FormsDataAccessModule, FormsPrisma } from '@forms/data-access';
 import { UploadCleanupModule } from '@forms/submissions';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { FormsPrisma } from '@forms/data-access';
 import { UploadStorage } from '@forms/submissions';
-import { RunningWorker, startWorker } from '@shared/observability';
+import { RunningWorker, startWorker } from '@shared/bootstrap';
 import { FormsQueues } from '@forms/contracts';
 import { createTestDatabase, TestDatabase, uniqueQueuePrefix } from '@shared/testing';
 import { QUEUES, WorkerModule } from '../src/worker.module';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { readinessChecksProvider, workerImports } from '@shared/observability';
+import { readinessChecksProvider, workerImports } from '@shared/bootstrap';
 import { EmailWorkerQueues } from '@email/contracts';
 import { EmailDataAccessModule, EmailPrisma } from '@email/data-access';
 

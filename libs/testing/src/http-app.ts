@@ -2,7 +2,7 @@ import { Type } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig } from '@shared/config';
-import { configureHttpApp, createFastifyAdapter, HttpAppOptions } from '@shared/observability';
+import { configureHttpApp, createFastifyAdapter, HttpAppOptions } from '@shared/bootstrap';
 
 /**
  * Boots a real app module on Fastify for supertest, after pointing the environment at test resources.

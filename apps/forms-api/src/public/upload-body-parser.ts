@@ -1,6 +1,6 @@
 import { INestApplication, Injectable } from '@nestjs/common';
 import { errorCodes, type FastifyInstance } from 'fastify';
-import { OnHttpAppConfigured } from '@shared/observability';
+import { OnHttpAppConfigured } from '@shared/bootstrap';
 
 const UPLOAD_ROUTE = '/api/public/forms/:public_id/uploads';
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable, INestApplication, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { APP_CONFIG, AppConfig } from '@shared/config';
-import { OnHttpAppConfigured } from '@shared/observability';
+import { OnHttpAppConfigured } from '@shared/bootstrap';
 import { ApiCatalog, buildApiCatalog, API_CATALOG_PATH } from './api-catalog';
 import { buildApiMetadata } from './api-metadata';
 import { ApiOperationInfo, listApiOperations } from './api-operations';

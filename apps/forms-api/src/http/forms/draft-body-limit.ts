@@ -2,7 +2,7 @@ import { INestApplication, Inject, Injectable } from '@nestjs/common';
 import type { FastifyInstance } from 'fastify';
 import { Transform } from 'node:stream';
 import { APP_CONFIG, AppConfig } from '@shared/config';
-import { OnHttpAppConfigured } from '@shared/observability';
+import { OnHttpAppConfigured } from '@shared/bootstrap';
 import { draftTooLarge } from '@forms/forms';
 
 /** The routes whose body carries a whole draft. */

@@ -3,15 +3,13 @@ import { NestFactory } from '@nestjs/core';
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import { createServer, Server } from 'node:http';
-import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { APP_CONFIG, AppConfig, ConfigModule, loadConfig } from '@shared/config';
 import { CoreModule } from '@shared/core';
 import { QueueModule } from '@shared/queue';
 import { RedisModule } from '@shared/redis';
-import { createLogger, PinoNestLogger } from './logger';
+import { createLogger, createQueueMetrics, PinoNestLogger } from '@shared/observability';
 import { READINESS_CHECKS, ReadinessCheck, runReadiness } from './readiness';
 import { exitOnSignal } from './shutdown';
-import { withTimeout } from './with-timeout';
 
 export interface WorkerOptions {
   service: string;
@@ -27,27 +25,6 @@ export interface RunningWorker {
   stop(): Promise<void>;
 }
 
-/** Prometheus registry with process metrics and a per-queue job-count gauge read at scrape time. */
-function createMetrics(queues: Queue[]): Registry {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-  new Gauge({
-    name: 'bullmq_queue_jobs',
-    help: 'Jobs per queue and state',
-    labelNames: ['queue', 'state'],
-    registers: [registry],
-    async collect() {
-      // Bounded, so a scrape answers (503) instead of hanging while Redis is down.
-      const counting = Promise.all(queues.map((q) => q.getJobCounts('wait', 'active', 'delayed', 'failed', 'prioritized')));
-      const all = await withTimeout(counting, 2000, 'queue counts timed out');
-      all.forEach((counts, i) => {
-        for (const [state, count] of Object.entries(counts)) this.set({ queue: queues[i].name, state }, count);
-      });
-    },
-  });
-  return registry;
-}
-
 /** A worker process: a Nest application context (no HTTP API) plus a small health/metrics port. */
 export async function startWorker(module: Type<unknown>, options: WorkerOptions): Promise<RunningWorker> {
   const config = loadConfig(process.env, { healthPort: options.defaultHealthPort });
@@ -55,7 +32,7 @@ export async function startWorker(module: Type<unknown>, options: WorkerOptions)
   const app = await NestFactory.createApplicationContext(module, { logger: new PinoNestLogger(logger), bufferLogs: true });
   const effective = app.get<AppConfig>(APP_CONFIG);
   const checks = app.get<ReadinessCheck[]>(READINESS_CHECKS);
-  const registry = createMetrics(options.queues.map((name) => app.get<Queue>(getQueueToken(name))));
+  const registry = createQueueMetrics(options.queues.map((name) => app.get<Queue>(getQueueToken(name))));
 
   const healthServer = createServer((req, res) => {
     const reply = (status: number, body: string, type = 'application/json') => {

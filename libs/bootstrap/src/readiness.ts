@@ -1,7 +1,7 @@
 import { Provider } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { REDIS_CLIENT } from '@shared/redis';
-import { withTimeout } from './with-timeout';
+import { withTimeout } from '@shared/observability';
 
 /** A dependency the process needs before it can serve (database, Redis). */
 export interface ReadinessCheck {

@@ -1,12 +1,10 @@
 import { INestApplication, Type } from '@nestjs/common';
 import { HttpAdapterHost, ModulesContainer, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { randomUUID } from 'node:crypto';
 import type { DestinationStream } from 'pino';
 import { APP_CONFIG, AppConfig, loadConfig } from '@shared/config';
 import { createValidationPipe, ErrorEnvelopeFilter } from '@shared/errors';
-import { httpLoggingOptions, registerAccessLog } from './access-log';
-import { createLogger, PinoNestLogger } from './logger';
+import { createLogger, httpLoggingOptions, PinoNestLogger, registerAccessLog, registerRequestIdEcho, requestIdGenerator } from '@shared/observability';
 import { httpEdgeOptions, registerHttpEdges } from './http-edges';
 import { exitOnSignal } from './shutdown';
 
@@ -19,8 +17,6 @@ export interface HttpAppOptions {
   logStream?: DestinationStream;
 }
 
-const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
 /** Builds a Fastify adapter that assigns or accepts a request id and echoes it on every response. */
 export function createFastifyAdapter(config: AppConfig, options: HttpAppOptions): FastifyAdapter {
   const echo = options.requestIdHeaders ?? ['x-request-id'];
@@ -29,22 +25,13 @@ export function createFastifyAdapter(config: AppConfig, options: HttpAppOptions)
     ...httpEdgeOptions(config, echo),
     bodyLimit: options.bodyLimitBytes ?? 1024 * 1024,
     trustProxy: config.trustProxy,
-    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
-      for (const name of echo) {
-        const incoming = req.headers[name];
-        if (typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming)) return incoming;
-      }
-      return `req_${randomUUID()}`;
-    },
+    genReqId: requestIdGenerator(echo),
   });
   // The APIs speak JSON only: anything else is a 415, not a string handed to validation.
   adapter.getInstance().removeContentTypeParser('text/plain');
   registerHttpEdges(adapter.getInstance(), config);
   registerAccessLog(adapter.getInstance(), config);
-  adapter.getInstance().addHook('onRequest', (request, reply, done) => {
-    for (const name of echo) reply.header(name, request.id);
-    done();
-  });
+  registerRequestIdEcho(adapter.getInstance(), echo);
   return adapter;
 }
 

@@ -1,0 +1,4 @@
+export * from './readiness';
+export * from './health.controller';
+export * from './http-app';
+export * from './worker-app';
