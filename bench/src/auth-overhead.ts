@@ -179,11 +179,11 @@ async function run(args: string[]): Promise<void> {
       upper_bound_cpu_us_forbidden_minus_unauthenticated: upper,
       upper_bound_ms_at_saturation_forbidden_minus_unauthenticated: round(1000 / med('forbidden', 'req_per_s') - 1000 / med('unauthenticated', 'req_per_s'), 4),
       extra_p50_ms_forbidden_minus_unauthenticated: round(med('forbidden', 'latency_p50_ms') - med('unauthenticated', 'latency_p50_ms'), 3),
-      goal_at_most_300_us: (typeof attribution.auth_us_per_request_profiled === 'number' ? (attribution.auth_us_per_request_profiled as number) : upper) <= 300,
+      goal_at_most_300_us: (typeof attribution.auth_us_per_request_profiled === 'number' ? attribution.auth_us_per_request_profiled : upper) <= 300,
     });
   } finally {
     await app?.stop();
-    if (removeProfiles) rmSync(profileDir!, { recursive: true, force: true });
+    if (removeProfiles) rmSync(profileDir, { recursive: true, force: true });
     await database.release();
   }
 }

@@ -86,8 +86,8 @@ export async function startApp(entry: string, options: { port: number; env: Reco
   running.add(child);
   const name = path.basename(path.dirname(path.dirname(entry)));
   const forward = (chunk: Buffer) => process.stderr.write(chunk.toString().replace(/^(?=.)/gm, `[${name}] `));
-  child.stdout!.on('data', forward);
-  child.stderr!.on('data', forward);
+  child.stdout.on('data', forward);
+  child.stderr.on('data', forward);
   let exited: string | undefined;
   const exit = new Promise<void>((resolve) => {
     child.on('exit', (code, signal) => {

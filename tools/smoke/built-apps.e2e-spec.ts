@@ -47,7 +47,7 @@ describe('built deployables', () => {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
-    child.stderr!.on('data', (chunk) => (stderr += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
     try {
       await waitReady(`http://127.0.0.1:${port}/readyz`, child);
       if (name === 'email-api') expect(((await (await fetch(`http://127.0.0.1:${port}/v1`)).json()) as { version: string }).version).toBe('v1');

@@ -193,7 +193,7 @@ describe('forms-api: authentication and authorization of every operation', () =>
     it.each(operationIds.filter((id) => OPERATIONS('').find((o) => o.id === id)!.scope))('%s: 403 insufficient_scope naming only that scope', async (id) => {
       const operation = op(id);
       const before = await snapshot();
-      const res = await call(withoutScope.get(operation.scope!)!, operation, fixture);
+      const res = await call(withoutScope.get(operation.scope!), operation, fixture);
       expect({ id, status: res.status }).toEqual({ id, status: 403 });
       expect(res.body.error).toMatchObject({ type: 'permission_error', code: 'insufficient_scope', missing_scopes: [operation.scope], required_scopes: [operation.scope] });
       expect(await snapshot()).toBe(before);

@@ -36,7 +36,7 @@ describe('FailedAuthLimiter (real Redis)', () => {
   const config = { redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' } as AppConfig;
   const redis = new AuthRedis(config);
   const limiterWith = (limit: number, windowSeconds = 60, queuePrefix = uniqueQueuePrefix()) =>
-    new FailedAuthLimiter(redis, { ...config, queuePrefix, authFailureLimit: limit, authFailureWindowSeconds: windowSeconds } as AppConfig);
+    new FailedAuthLimiter(redis, { ...config, queuePrefix, authFailureLimit: limit, authFailureWindowSeconds: windowSeconds });
 
   afterAll(() => redis.onModuleDestroy());
   afterEach(() => jest.restoreAllMocks());

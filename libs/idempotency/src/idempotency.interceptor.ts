@@ -54,7 +54,7 @@ export function canonicalJson(value: unknown, depth = 0): string {
   if (value && typeof value === 'object' && depth >= MAX_INPUT_DEPTH) throw inputTooDeep('body');
   if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item, depth + 1)).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.keys(value as object)
+    const entries = Object.keys(value)
       .sort()
       .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key], depth + 1)}`);
     return `{${entries.join(',')}}`;
@@ -79,7 +79,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     this.leaseMs = (options ?? DEFAULT_OPTIONS).leaseMs;
   }
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+  intercept(context: ExecutionContext, next: CallHandler<unknown>): Observable<unknown> {
     const http = context.switchToHttp();
     const request = http.getRequest<HttpRequestLike>();
     const reply = http.getResponse<HttpReplyLike>();
@@ -109,7 +109,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
         const heartbeat = this.keepAlive(redisKey, running);
         return next.handle().pipe(
           concatMap((body) => from(this.record(redisKey, running, fingerprint, declaredStatus ?? reply.statusCode, body)).pipe(map(() => body))),
-          catchError((error) => from(this.release(redisKey, running)).pipe(switchMap(() => throwError(() => error)))),
+          catchError((error: unknown) => from(this.release(redisKey, running)).pipe(switchMap(() => throwError(() => error)))),
           finalize(() => clearInterval(heartbeat)),
         );
       }),

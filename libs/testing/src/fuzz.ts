@@ -67,5 +67,5 @@ export const malformedPathSegments = fc.oneof(
 /** `{error:{type,code,message}}` with three non-empty strings. */
 export function isErrorEnvelope(body: unknown): boolean {
   const error = (body as { error?: Record<string, unknown> } | undefined)?.error;
-  return Boolean(error) && ['type', 'code', 'message'].every((k) => typeof error![k] === 'string' && (error![k] as string).length > 0);
+  return Boolean(error) && ['type', 'code', 'message'].every((k) => typeof error![k] === 'string' && error![k].length > 0);
 }

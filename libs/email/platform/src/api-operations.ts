@@ -1,4 +1,4 @@
-import type { OpenAPIObject, PathItemObject } from '@nestjs/swagger';
+import type { OpenAPIObject } from '@nestjs/swagger';
 import { ApiDocumentOperation, REQUIRED_SCOPES_EXTENSION } from './openapi-document';
 
 /** One operation of the OpenAPI document, flattened for capabilities and the llms files. */
@@ -20,7 +20,7 @@ export function listApiOperations(document: OpenAPIObject): ApiOperationInfo[] {
   const operations: ApiOperationInfo[] = [];
   for (const [path, item] of Object.entries(document.paths)) {
     for (const method of METHODS) {
-      const operation = (item as PathItemObject)[method] as ApiDocumentOperation | undefined;
+      const operation: ApiDocumentOperation | undefined = item[method];
       if (!operation?.operationId) continue;
       operations.push({
         method: method.toUpperCase(),

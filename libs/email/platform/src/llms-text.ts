@@ -110,7 +110,7 @@ function operationSection(op: ApiOperationInfo, writer: SchemaWriter): string[] 
     }`,
     '',
   );
-  const parameters = (operation.parameters ?? []).map((p) => writer.resolve(p) as ParameterObject);
+  const parameters = (operation.parameters ?? []).map((p) => writer.resolve<ParameterObject>(p));
   if (parameters.length) {
     out.push('Parameters:', '');
     for (const p of parameters) {
@@ -120,7 +120,7 @@ function operationSection(op: ApiOperationInfo, writer: SchemaWriter): string[] 
     out.push('');
   }
   if (operation.requestBody) {
-    const body = writer.resolve(operation.requestBody) as RequestBodyObject;
+    const body = writer.resolve<RequestBodyObject>(operation.requestBody);
     for (const [mediaType, media] of Object.entries(body.content ?? {})) {
       out.push(`Request body (${mediaType}, ${body.required ? 'required' : 'optional'}):`, '');
       out.push(...(media.schema ? writer.fields(media.schema, 0) : ['- any content']), '');
@@ -129,7 +129,7 @@ function operationSection(op: ApiOperationInfo, writer: SchemaWriter): string[] 
   const errors: string[] = [];
   for (const [status, value] of Object.entries(operation.responses ?? {})) {
     if (!value) continue;
-    const response = writer.resolve(value) as ResponseObject;
+    const response = writer.resolve<ResponseObject>(value);
     if (Number(status) >= 400) {
       errors.push(`- ${status}: ${response.description || 'error'}`);
       continue;

@@ -2,7 +2,7 @@ import { INestApplication, Type } from '@nestjs/common';
 import { PATH_METADATA } from '@nestjs/common/constants';
 import { MetadataScanner, ModulesContainer } from '@nestjs/core';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import type { OpenAPIObject, OperationObject, PathItemObject, ResponsesObject, SchemaObject, TagObject } from '@nestjs/swagger';
+import type { OpenAPIObject, OperationObject, ResponsesObject, SchemaObject, TagObject } from '@nestjs/swagger';
 import { PUBLIC_ROUTE, REQUIRED_SCOPES } from '@shared/auth';
 import { AppConfig } from '@shared/config';
 import { canonicalScopes } from '@email/access';
@@ -49,7 +49,7 @@ export function collectRouteAccess(modules: ModulesContainer): Map<string, Route
         const operationId: string =
           (Reflect.getMetadata('swagger/apiOperation', handler) as { operationId?: string } | undefined)?.operationId ??
           defaultOperationId(instance.constructor.name, name);
-        const read = <T>(key: string): T | undefined => Reflect.getMetadata(key, handler) ?? Reflect.getMetadata(key, metatype);
+        const read = <T>(key: string) => (Reflect.getMetadata(key, handler) ?? Reflect.getMetadata(key, metatype)) as T | undefined;
         const access: RouteAccess = {
           handler: `${metatype.name}.${name}`,
           isPublic: read<boolean>(PUBLIC_ROUTE) === true,
@@ -99,7 +99,7 @@ export function finalizeDocument(document: OpenAPIObject, access: Map<string, Ro
   let protectedOperations = 0;
   for (const [path, item] of Object.entries(document.paths)) {
     for (const method of HTTP_METHODS) {
-      const operation = (item as PathItemObject)[method] as ApiDocumentOperation | undefined;
+      const operation: ApiDocumentOperation | undefined = item[method];
       if (!operation) continue;
       const where = `${method.toUpperCase()} ${path}`;
       const id = operation.operationId;

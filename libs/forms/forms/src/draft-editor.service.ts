@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
-  addField, addStep, deleteField, deleteStep, DraftSchema, Field, fieldPositions, mergeTheme, moveField, moveStep, reorderFields, reorderSteps,
-  setStepLogic, Step, StepLogic, stepPositions, Theme, updateField, updateStep,
+  addField, addStep, deleteField, deleteStep, DraftSchema, fieldPositions, mergeTheme, moveField, moveStep, reorderFields, reorderSteps,
+  setStepLogic, stepPositions, updateField, updateStep,
 } from '@forms/draft-schema';
 import type { Principal } from '@shared/auth';
 import { FormsService, RevisionGuard } from './forms.service';
@@ -11,8 +11,6 @@ interface Revised {
   draft_updated_at: number;
 }
 
-type Positions = { id: string; position: number }[];
-
 /** Step, field, logic and design edits of a draft; each is one revision-checked draft write. */
 @Injectable()
 export class DraftEditor {
@@ -20,15 +18,15 @@ export class DraftEditor {
 
   addStep(p: Principal, formId: string, input: { title?: unknown; description?: unknown; fields?: unknown }, position: number | undefined, guard: RevisionGuard) {
     return this.write(p, formId, guard, (schema) => {
-      const { schema: next, step } = addStep(schema, input as Parameters<typeof addStep>[1], position, this.forms.ids);
-      return { schema: next, result: { step } as { step: Step } };
+      const { schema: next, step } = addStep(schema, input, position, this.forms.ids);
+      return { schema: next, result: { step } };
     });
   }
 
   updateStep(p: Principal, formId: string, stepId: string, patch: Record<string, unknown>, guard: RevisionGuard) {
     return this.write(p, formId, guard, (schema) => {
       const { schema: next, step } = updateStep(schema, stepId, patch);
-      return { schema: next, result: { step } as { step: Step } };
+      return { schema: next, result: { step } };
     });
   }
 
@@ -39,28 +37,28 @@ export class DraftEditor {
   reorderSteps(p: Principal, formId: string, stepIds: string[], guard: RevisionGuard) {
     return this.write(p, formId, guard, (schema) => {
       const next = reorderSteps(schema, stepIds).schema;
-      return { schema: next, result: { steps: stepPositions(next) as Positions } };
+      return { schema: next, result: { steps: stepPositions(next) } };
     });
   }
 
   moveStep(p: Principal, formId: string, stepId: string, position: number, guard: RevisionGuard) {
     return this.write(p, formId, guard, (schema) => {
       const { schema: next, step } = moveStep(schema, stepId, position);
-      return { schema: next, result: { step, steps: stepPositions(next) as Positions } };
+      return { schema: next, result: { step, steps: stepPositions(next) } };
     });
   }
 
   addField(p: Principal, formId: string, stepId: string, input: Record<string, unknown>, position: number | undefined, guard: RevisionGuard) {
     return this.write(p, formId, guard, (schema) => {
       const { schema: next, field } = addField(schema, stepId, input, position, this.forms.ids);
-      return { schema: next, result: { field } as { field: Field } };
+      return { schema: next, result: { field } };
     });
   }
 
   updateField(p: Principal, formId: string, fieldId: string, patch: Record<string, unknown>, guard: RevisionGuard) {
     return this.write(p, formId, guard, (schema) => {
       const { schema: next, field } = updateField(schema, fieldId, patch, this.forms.ids);
-      return { schema: next, result: { field } as { field: Field } };
+      return { schema: next, result: { field } };
     });
   }
 
@@ -71,28 +69,28 @@ export class DraftEditor {
   reorderFields(p: Principal, formId: string, stepId: string, fieldIds: string[], guard: RevisionGuard) {
     return this.write(p, formId, guard, (schema) => {
       const next = reorderFields(schema, stepId, fieldIds).schema;
-      return { schema: next, result: { fields: fieldPositions(next, stepId) as Positions } };
+      return { schema: next, result: { fields: fieldPositions(next, stepId) } };
     });
   }
 
   moveField(p: Principal, formId: string, fieldId: string, target: { stepId?: string; position: number }, guard: RevisionGuard) {
     return this.write(p, formId, guard, (schema) => {
       const { schema: next, field } = moveField(schema, fieldId, target);
-      return { schema: next, result: { field } as { field: Field } };
+      return { schema: next, result: { field } };
     });
   }
 
   setStepLogic(p: Principal, formId: string, stepId: string, input: { rules: unknown; fallbackTarget?: unknown }, guard: RevisionGuard) {
     return this.write(p, formId, guard, (schema) => {
       const { schema: next, logic } = setStepLogic(schema, stepId, input, this.forms.ids);
-      return { schema: next, result: { logic } as { logic: StepLogic } };
+      return { schema: next, result: { logic } };
     });
   }
 
   patchDesign(p: Principal, formId: string, theme: unknown, guard: RevisionGuard) {
     return this.write(p, formId, guard, (schema) => {
       const { schema: next, theme: merged } = mergeTheme(schema, theme);
-      return { schema: next, result: { theme: merged } as { theme: Theme } };
+      return { schema: next, result: { theme: merged } };
     });
   }
 
