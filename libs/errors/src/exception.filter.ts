@@ -18,7 +18,7 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     if (response.unexpected) this.logger.error(exception instanceof Error ? exception.stack ?? exception.message : String(exception));
     else if (response.status === 503) this.warnOutage(exception);
     const { httpAdapter } = this.adapterHost;
-    const reply = host.switchToHttp().getResponse();
+    const reply = host.switchToHttp().getResponse<unknown>();
     for (const [name, value] of Object.entries(response.headers)) httpAdapter.setHeader(reply, name, value);
     httpAdapter.reply(reply, response.body, response.status);
   }

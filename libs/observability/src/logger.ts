@@ -24,7 +24,7 @@ export function scrubEmails<T>(value: T, depth = 0): T {
   if (typeof value === 'string') return value.replace(EMAIL_ADDRESS, '[email]') as T;
   if (!value || typeof value !== 'object' || depth >= MAX_SCRUB_DEPTH) return value;
   if (value instanceof Error) return value; // the err serializer scrubs it
-  if (Array.isArray(value)) return value.map((item) => scrubEmails(item, depth + 1)) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => scrubEmails(item, depth + 1)) as T;
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return value; // dates, buffers
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, scrubEmails(item, depth + 1)])) as T;
 }

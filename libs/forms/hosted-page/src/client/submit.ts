@@ -12,6 +12,13 @@ export type SubmitOutcome =
   | { ok: true; screenId: string | null; redirectTo: string | null }
   | { ok: false; message: string; fieldId: string | null };
 
+/** The API's answer as the page reads it: every leaf is checked before use. */
+interface SubmitReply {
+  thank_you?: { id?: unknown };
+  redirect_to?: unknown;
+  error?: { message?: unknown; details?: { field?: unknown } };
+}
+
 const GENERIC_FAILURE = 'Something went wrong while sending your answers. Please try again.';
 
 /** Posts the answers; a 4xx carries the server's message and, when it names one, the field it is about. */
@@ -26,7 +33,7 @@ export async function postSubmission(submitUrl: string, body: SubmissionBody): P
   } catch {
     return { ok: false, message: 'Could not reach the server. Check your connection and try again.', fieldId: null };
   }
-  const data = await response.json().catch(() => null);
+  const data = (await response.json().catch(() => null)) as SubmitReply | null;
   if (response.ok) {
     return { ok: true, screenId: stringOrNull(data?.thank_you?.id), redirectTo: stringOrNull(data?.redirect_to) };
   }

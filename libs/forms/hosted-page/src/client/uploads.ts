@@ -23,7 +23,7 @@ async function uploadFile(file: File, uploadUrl: string): Promise<UploadedFile> 
     },
     body: file,
   });
-  const body = await response.json().catch(() => null);
+  const body = (await response.json().catch(() => null)) as (Partial<UploadedFile> & { error?: { message?: string } }) | null;
   if (!response.ok) throw new Error(body?.error?.message ?? `${file.name} could not be uploaded.`);
   return body as UploadedFile;
 }
