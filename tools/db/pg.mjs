@@ -85,7 +85,7 @@ export async function ensureDatabase(url) {
       await c.query(`CREATE DATABASE ${quoteIdent(name)}`);
     } catch (e) {
       if (e.code === '42P04') return false; // created concurrently
-      throw new Error(`could not create database "${name}": ${pgErrorMessage(e)}`);
+      throw new Error(`could not create database "${name}": ${pgErrorMessage(e)}`, { cause: e });
     }
     return true;
   });

@@ -23,6 +23,7 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
   }
 
   override handleRequest<T>(error: unknown, principal: T): T {
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- passport hands over the strategy's error as it came
     if (error) throw error;
     if (!principal) throw SharedErrors.fail('invalid_credential', 'The credential is not valid.');
     return principal;

@@ -6,6 +6,7 @@ import { SharedErrors } from './error-codes';
 export const MAX_INPUT_DEPTH = 64;
 
 // PostgreSQL text and jsonb cannot hold U+0000, and an unpaired surrogate is not valid Unicode.
+// eslint-disable-next-line no-control-regex -- matching U+0000 is the point
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** Whether PostgreSQL can store `text` as it is (no NUL, no unpaired surrogate). */

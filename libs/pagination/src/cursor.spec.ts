@@ -3,7 +3,7 @@ import { DomainError } from '@shared/errors';
 import { CursorCodec } from './cursor';
 import { DEFAULT_LIMIT, parseLimit } from './page';
 
-const anything = (position: unknown): position is unknown => true;
+const anything = (_position: unknown): _position is unknown => true;
 
 const invalidCursor = expect.objectContaining({ status: 400, code: 'invalid_cursor' });
 
@@ -44,7 +44,7 @@ describe('CursorCodec details', () => {
     for (const bad of [`.${tag}`, `${payload}.`, `${payload}.${tag.slice(0, -1)}`, `${payload}.${tag}A`, `${payload}.${tag}.`]) {
       expect(() => codec.decode('s', bad, anything)).toThrow(invalidCursor);
     }
-    expect(() => codec.decode('s', cursor, (p): p is unknown => false)).toThrow(invalidCursor);
+    expect(() => codec.decode('s', cursor, (_p): _p is unknown => false)).toThrow(invalidCursor);
   });
 
   it('refuses a correctly signed payload that is not JSON', () => {

@@ -3,7 +3,7 @@ import { CursorCodec } from './cursor';
 import { isKeysetPosition, readKeysetPage } from './keyset';
 import { parseLimit, toPage } from './page';
 
-const anyPosition = (position: unknown): position is unknown => true;
+const anyPosition = (_position: unknown): _position is unknown => true;
 
 describe('CursorCodec', () => {
   const codec = new CursorCodec('x'.repeat(32));

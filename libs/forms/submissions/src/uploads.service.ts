@@ -12,6 +12,7 @@ import { fileTooLarge, UploadStorage } from './upload-storage';
 export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
 
 // Control characters cannot be shown safely in a file name.
+// eslint-disable-next-line no-control-regex -- matching them is the point
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
 /** Where the form's team downloads an upload (with a key holding submissions:read); never a public address. */
