@@ -1,3 +1,4 @@
 export * from './sender-identity.dto';
 export * from './sender-identity.service';
+export * from './delivery-connection-state.service';
 export * from './delivery.module';

@@ -3,7 +3,7 @@ import { DeliveryConnection } from '@email/data-access';
 import { NotFound } from '@shared/errors';
 import { CursorCodec, Page, PageQueryDto, keysetList } from '@shared/pagination';
 import { SenderIdentityDto } from './sender-identity.dto';
-import { SenderIdentityRepository } from './sender-identity.repository';
+import { DeliveryConnectionRepository } from './delivery-connection.repository';
 
 export function toSenderIdentityDto(connection: DeliveryConnection): SenderIdentityDto {
   return {
@@ -23,7 +23,7 @@ export function toSenderIdentityDto(connection: DeliveryConnection): SenderIdent
 @Injectable()
 export class SenderIdentityService {
   constructor(
-    private readonly repository: SenderIdentityRepository,
+    private readonly repository: DeliveryConnectionRepository,
     private readonly cursors: CursorCodec,
   ) {}
 

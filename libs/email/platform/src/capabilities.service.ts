@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Principal } from '@shared/auth';
+import { trustedWorkspaceId } from '@shared/core';
+import { DeliveryConnectionStateService } from '@email/delivery';
 import { ApiDescription } from './api-description';
 import { CapabilitiesCaller } from './capabilities';
 import { CapabilitiesDto } from './capabilities.dto';
-import { DeliveryConnectionStateRepository } from './delivery-connection-state.repository';
 
 /** The credential view and workspace the email verifier puts on `principal.credential`. */
 interface EmailCredentialContext {
@@ -21,15 +22,16 @@ function isEmailCredentialContext(value: unknown): value is EmailCredentialConte
 export class CapabilitiesService {
   constructor(
     private readonly description: ApiDescription,
-    private readonly connections: DeliveryConnectionStateRepository,
+    private readonly connections: DeliveryConnectionStateService,
   ) {}
 
   async forPrincipal(principal: Principal): Promise<CapabilitiesDto> {
     if (!isEmailCredentialContext(principal.credential)) throw new Error(`Unsupported credential type for capabilities: ${principal.credentialType}`);
     const { view, workspace } = principal.credential;
     const catalog = this.description.capabilities;
-    // The database is asked only when this credential could call an operation that needs a delivery connection.
-    const connection = catalog.gatedFor(principal.scopes).length ? await this.connections.stateOf(principal.subjectId) : 'enabled';
+    // Delivery is asked only when this credential could call an operation that needs a delivery connection.
+    // An email credential's subject is the workspace it was issued for, checked when the credential was verified.
+    const connection = catalog.gatedFor(principal.scopes).length ? await this.connections.stateOf(trustedWorkspaceId(principal.subjectId)) : 'enabled';
     return catalog.build({ credential: view, workspace, scopes: principal.scopes }, connection);
   }
 }

@@ -9,6 +9,7 @@ import {
   CapabilityOperationDto,
   CapabilityResourceDto,
 } from './capabilities.dto';
+import type { DeliveryConnectionState } from '@email/delivery';
 import { EVENT_PATTERNS, EVENT_TYPES, WEBHOOK_SIGNING } from '@email/events';
 
 /**
@@ -22,8 +23,6 @@ export const DELIVERY_CONNECTION_GATED_OPERATIONS: readonly string[] = [
   'createForm',
   'createLandingPage',
 ];
-
-export type DeliveryConnectionState = 'enabled' | 'disabled' | 'missing';
 
 export type CapabilitiesConfig = Pick<AppConfig, 'publicBaseUrl' | 'docsBaseUrl' | 'appBaseUrl'>;
 
