@@ -1,0 +1,230 @@
+import { trustedWorkspaceId } from '@shared/core';
+import { gate, lockWaiters, rowLockFree, useEmailDatabase } from '../testing/email-database.fixture';
+import { SubscriberRepository } from './subscriber.repository';
+
+const WORKSPACE = trustedWorkspaceId('wsp_writes');
+
+const newRow = (id: string, email: string, name = '') => ({
+  id,
+  email,
+  name,
+  status: 'Active' as const,
+  country: null,
+  subscribed_at: new Date('2026-01-01T00:00:00Z'),
+  custom_fields: {},
+});
+
+describe('SubscriberRepository writes (real PostgreSQL)', () => {
+  const database = useEmailDatabase(WORKSPACE);
+  let repository: SubscriberRepository;
+
+  beforeAll(() => {
+    repository = new SubscriberRepository(database.prisma());
+  });
+
+  const rowsWithEmail = (email: string) => database.prisma().subscriber.findMany({ where: { email }, select: { id: true, name: true } });
+
+  describe('insertOrLock', () => {
+    it('inserts a new email once; a second call returns the stored row untouched', async () => {
+      const first = await repository.transaction((tx) =>
+        repository.insertOrLock(tx, WORKSPACE, { ...newRow('sub_once1', 'once@example.com', 'First'), country: 'FR' }),
+      );
+      expect(first).toEqual({ ...newRow('sub_once1', 'once@example.com', 'First'), country: 'FR', created: true });
+
+      const second = await repository.transaction((tx) => repository.insertOrLock(tx, WORKSPACE, newRow('sub_once2', 'once@example.com', 'Second')));
+      expect(second).toEqual({ ...first, created: false });
+      expect(await rowsWithEmail('once@example.com')).toEqual([{ id: 'sub_once1', name: 'First' }]);
+    });
+
+    it('holds the existing row locked until the transaction ends', async () => {
+      await repository.transaction((tx) => repository.insertOrLock(tx, WORKSPACE, newRow('sub_locked', 'locked@example.com')));
+      await repository.transaction(async (tx) => {
+        await repository.insertOrLock(tx, WORKSPACE, newRow('sub_other', 'locked@example.com'));
+        expect(await rowLockFree(database.observer(), 'subscribers', 'sub_locked')).toBe(false);
+      });
+      expect(await rowLockFree(database.observer(), 'subscribers', 'sub_locked')).toBe(true);
+    });
+
+    it('concurrent inserts of one email make one row, and every caller gets it', async () => {
+      const inserted = gate();
+      const commit = gate();
+      const creator = repository.transaction(async (tx) => {
+        const saved = await repository.insertOrLock(tx, WORKSPACE, newRow('sub_race0', 'race@example.com'));
+        inserted.release();
+        await commit.hold;
+        return saved;
+      });
+      await inserted.hold;
+      // The creator has not committed, so the others wait on its entry in the unique index.
+      const others = [1, 2, 3, 4, 5].map((n) =>
+        repository.transaction((tx) => repository.insertOrLock(tx, WORKSPACE, newRow(`sub_race${n}`, 'race@example.com'))),
+      );
+      await lockWaiters(database.observer(), others.length);
+      commit.release();
+      const results = await Promise.all([creator, ...others]);
+      expect(results.map((r) => [r.id, r.created])).toEqual([['sub_race0', true], ...others.map(() => ['sub_race0', false])]);
+      expect(await rowsWithEmail('race@example.com')).toHaveLength(1);
+    });
+  });
+
+  describe('lock, update, emailTaken', () => {
+    it('lock returns the stored fields and holds the row until commit', async () => {
+      await database.prisma().subscriber.create({
+        data: { id: 'sub_lk', workspace_id: WORKSPACE, email: 'lk@example.com', name: 'Lk', status: 'Unsubscribed', custom_fields: { cf_a: 1 } },
+      });
+      await repository.transaction(async (tx) => {
+        expect(await repository.lock(tx, WORKSPACE, 'sub_lk')).toMatchObject({
+          id: 'sub_lk',
+          email: 'lk@example.com',
+          name: 'Lk',
+          status: 'Unsubscribed',
+          custom_fields: { cf_a: 1 },
+        });
+        expect(await rowLockFree(database.observer(), 'subscribers', 'sub_lk')).toBe(false);
+      });
+      expect(await repository.transaction((tx) => repository.lock(tx, WORKSPACE, 'sub_missing'))).toBeUndefined();
+    });
+
+    it('update writes the given fields; emailTaken sees other subscribers only', async () => {
+      await repository.transaction(async (tx) => {
+        await repository.insertOrLock(tx, WORKSPACE, newRow('sub_up', 'up@example.com'));
+        await repository.insertOrLock(tx, WORKSPACE, newRow('sub_up2', 'up2@example.com'));
+      });
+      await repository.transaction(async (tx) => {
+        expect(await repository.emailTaken(tx, WORKSPACE, 'up2@example.com', 'sub_up')).toBe(true);
+        expect(await repository.emailTaken(tx, WORKSPACE, 'up@example.com', 'sub_up')).toBe(false);
+        await repository.update(tx, WORKSPACE, 'sub_up', { name: 'Up', status: 'Blocked', custom_fields: { cf_b: 'x' } });
+      });
+      expect(await repository.view(WORKSPACE, 'sub_up')).toMatchObject({
+        name: 'Up',
+        status: 'Blocked',
+        custom_fields: { cf_b: 'x' },
+        email: 'up@example.com',
+      });
+    });
+  });
+
+  describe('memberships', () => {
+    beforeAll(async () => {
+      const prisma = database.prisma();
+      await prisma.subscriber.create({ data: { id: 'sub_m', workspace_id: WORKSPACE, email: 'm@example.com' } });
+      await prisma.tag.createMany({ data: ['one', 'two'].map((name) => ({ id: `tag_m${name}`, workspace_id: WORKSPACE, name, name_key: name })) });
+      await prisma.sequence.createMany({ data: ['seq_m1', 'seq_m2'].map((id) => ({ id, workspace_id: WORKSPACE, name: id })) });
+    });
+
+    it('addTags returns only the memberships it created, and skips unknown tags', async () => {
+      await repository.transaction(async (tx) => {
+        expect(await repository.addTags(tx, WORKSPACE, 'sub_m', ['tag_mone', 'tag_unknown'])).toEqual(['tag_mone']);
+        expect((await repository.addTags(tx, WORKSPACE, 'sub_m', ['tag_mone', 'tag_mtwo'])).sort()).toEqual(['tag_mtwo']);
+        expect(await repository.addTags(tx, WORKSPACE, 'sub_m', [])).toEqual([]);
+        expect(await repository.removeTag(tx, WORKSPACE, 'sub_m', 'tag_mone')).toBe(true);
+        expect(await repository.removeTag(tx, WORKSPACE, 'sub_m', 'tag_mone')).toBe(false);
+      });
+      expect((await repository.view(WORKSPACE, 'sub_m'))!.tags).toEqual([{ id: 'tag_mtwo', name: 'two' }]);
+    });
+
+    it('enroll counts real changes and re-activates a removed enrolment; unenroll ends an active one once', async () => {
+      await repository.transaction(async (tx) => {
+        expect(await repository.enroll(tx, WORKSPACE, 'sub_m', ['seq_m1', 'seq_unknown'])).toBe(1);
+        expect(await repository.enroll(tx, WORKSPACE, 'sub_m', ['seq_m1', 'seq_m2'])).toBe(1);
+        expect(await repository.unenroll(tx, WORKSPACE, 'sub_m', 'seq_m1')).toBe(true);
+        expect(await repository.unenroll(tx, WORKSPACE, 'sub_m', 'seq_m1')).toBe(false);
+        expect(await repository.enroll(tx, WORKSPACE, 'sub_m', ['seq_m1'])).toBe(1);
+        expect([...(await repository.existingSequences(tx, WORKSPACE, ['seq_m2', 'seq_unknown']))]).toEqual(['seq_m2']);
+      });
+      expect((await repository.view(WORKSPACE, 'sub_m'))!.sequence_ids.sort()).toEqual(['seq_m1', 'seq_m2']);
+    });
+
+    it('recordConsent stores the evidence against the subscriber', async () => {
+      const consent = {
+        id: 'cns_1',
+        lawful_basis: 'consent',
+        consent_text_version: 'v2',
+        collected_at: new Date('2026-01-02T03:04:05.678Z'),
+        source_url: 'https://example.com/form',
+        evidence_reference: 'form-123',
+        technical_evidence_hash: null,
+      };
+      await repository.transaction((tx) => repository.recordConsent(tx, WORKSPACE, 'sub_m', consent));
+      expect(await database.prisma().consentRecord.findUnique({ where: { id: 'cns_1' } })).toMatchObject({
+        ...consent,
+        workspace_id: WORKSPACE,
+        subscriber_id: 'sub_m',
+      });
+    });
+  });
+
+  describe('tag counters', () => {
+    const counts = async () => {
+      const prisma = database.prisma();
+      const tags = await prisma.tag.findMany({
+        where: { id: { in: ['tag_c1', 'tag_c2'] } },
+        orderBy: { id: 'asc' },
+        select: { id: true, subscriber_count: true },
+      });
+      const memberships = await Promise.all(tags.map((tag) => prisma.subscriberTag.count({ where: { tag_id: tag.id } })));
+      return { counters: tags.map((tag) => tag.subscriber_count), memberships };
+    };
+
+    beforeAll(async () => {
+      const prisma = database.prisma();
+      await prisma.subscriber.createMany({
+        data: [0, 1, 2, 3, 4, 5, 6, 7].map((n) => ({ id: `sub_c${n}`, workspace_id: WORKSPACE, email: `c${n}@example.com` })),
+      });
+      await prisma.tag.createMany({ data: [1, 2].map((n) => ({ id: `tag_c${n}`, workspace_id: WORKSPACE, name: `c${n}`, name_key: `c${n}` })) });
+      // tag_c1 on sub_c0..3, tag_c2 on sub_c2..3, counters in step.
+      const pairs = [
+        [0, 1],
+        [1, 1],
+        [2, 1],
+        [3, 1],
+        [2, 2],
+        [3, 2],
+      ];
+      await prisma.subscriberTag.createMany({ data: pairs.map(([s, t]) => ({ workspace_id: WORKSPACE, subscriber_id: `sub_c${s}`, tag_id: `tag_c${t}` })) });
+      await prisma.tag.update({ where: { id: 'tag_c1' }, data: { subscriber_count: 4 } });
+      await prisma.tag.update({ where: { id: 'tag_c2' }, data: { subscriber_count: 2 } });
+    });
+
+    /** What the service does: change memberships, then move the counters of what really changed. */
+    const add = (subscriberId: string, tagIds: string[]) =>
+      repository.transaction(async (tx) => repository.bumpTagCounts(tx, WORKSPACE, await repository.addTags(tx, WORKSPACE, subscriberId, tagIds), 1));
+    const remove = (subscriberId: string, tagId: string) =>
+      repository.transaction(async (tx) => {
+        if (await repository.removeTag(tx, WORKSPACE, subscriberId, tagId)) await repository.bumpTagCounts(tx, WORKSPACE, [tagId], -1);
+      });
+
+    it('stay exact when writers add and remove the same tags at once, duplicates included', async () => {
+      const bumped = gate();
+      const commit = gate();
+      // The first writer holds both counters, so all the others queue behind it and then behind each other.
+      const first = repository.transaction(async (tx) => {
+        await repository.bumpTagCounts(tx, WORKSPACE, await repository.addTags(tx, WORKSPACE, 'sub_c7', ['tag_c1', 'tag_c2']), 1);
+        bumped.release();
+        await commit.hold;
+      });
+      await bumped.hold;
+      const writers = [
+        add('sub_c4', ['tag_c1', 'tag_c2']),
+        add('sub_c4', ['tag_c2', 'tag_c1']),
+        add('sub_c5', ['tag_c2', 'tag_c1']),
+        add('sub_c6', ['tag_c1']),
+        remove('sub_c0', 'tag_c1'),
+        remove('sub_c0', 'tag_c1'),
+        remove('sub_c1', 'tag_c1'),
+        remove('sub_c2', 'tag_c2'),
+      ];
+      await lockWaiters(database.observer(), writers.length);
+      commit.release();
+      await Promise.all([first, ...writers]);
+      // tag_c1: 4 + c7 + c4 + c5 + c6 - c0 - c1 = 6; tag_c2: 2 + c7 + c4 + c5 - c2 = 4.
+      expect(await counts()).toEqual({ counters: [6, 4], memberships: [6, 4] });
+    });
+
+    it('move down for every tag of a deleted subscriber', async () => {
+      expect(await repository.delete(WORKSPACE, 'sub_c4')).toBe(true);
+      expect(await repository.delete(WORKSPACE, 'sub_c4')).toBe(false);
+      expect(await counts()).toEqual({ counters: [5, 3], memberships: [5, 3] });
+    });
+  });
+});
