@@ -1,0 +1,126 @@
+import { trustedWorkspaceId } from '@shared/core';
+import { useEmailDatabase, WORKSPACE_A, WORKSPACE_B } from '../testing/email-database.fixture';
+import { CustomFieldRepository } from './custom-field.repository';
+
+const WORKSPACE = trustedWorkspaceId('wsp_fields');
+
+const errorCode = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'none',
+    (error: { code?: string }) => error.code,
+  );
+const text = (id: string, label: string) => ({ id, label, type: 'Text' as const, options: [] });
+
+describe('CustomFieldRepository (real PostgreSQL)', () => {
+  const database = useEmailDatabase(WORKSPACE, WORKSPACE_A, WORKSPACE_B);
+  let repository: CustomFieldRepository;
+
+  beforeAll(() => {
+    repository = new CustomFieldRepository(database.prisma());
+  });
+
+  const valuesOf = async (id: string) => (await database.prisma().subscriber.findUniqueOrThrow({ where: { id } })).custom_fields;
+
+  describe('labels', () => {
+    it('are unique per workspace in any case, on create and on rename', async () => {
+      await repository.create(WORKSPACE, text('cf_city', 'City'));
+      await repository.create(WORKSPACE, text('cf_town', 'Town'));
+      expect(await errorCode(repository.create(WORKSPACE, text('cf_city2', 'CITY')))).toBe('P2002');
+      expect(await errorCode(repository.update(WORKSPACE, 'cf_town', { label: 'city' }))).toBe('P2002');
+      expect(await errorCode(repository.create(WORKSPACE_B, text('cf_city_b', 'City')))).toBe('none');
+      expect(await repository.update(WORKSPACE, 'cf_town', { label: 'Village' })).toMatchObject({ label: 'Village', label_key: 'village' });
+    });
+
+    it('let exactly one of several concurrent creates of one label through', async () => {
+      const outcomes = await Promise.all([1, 2, 3, 4, 5].map((n) => errorCode(repository.create(WORKSPACE, text(`cf_race${n}`, n % 2 ? 'Plan' : 'PLAN')))));
+      expect(outcomes.filter((code) => code === 'none')).toHaveLength(1);
+      expect(outcomes.filter((code) => code === 'P2002')).toHaveLength(4);
+      expect(await database.prisma().customField.count({ where: { workspace_id: WORKSPACE, label_key: 'plan' } })).toBe(1);
+    });
+  });
+
+  it('update changes type and options, and fails on a missing id', async () => {
+    await repository.create(WORKSPACE, { id: 'cf_size', label: 'Size', type: 'Single_Select', options: ['S', 'M'] });
+    expect(await repository.update(WORKSPACE, 'cf_size', { type: 'Multi_Select', options: ['S', 'M', 'L'] })).toMatchObject({
+      label: 'Size',
+      type: 'Multi_Select',
+      options: ['S', 'M', 'L'],
+    });
+    expect(await errorCode(repository.update(WORKSPACE, 'cf_missing', { label: 'Gone' }))).toBe('P2025');
+  });
+
+  it('list pages newest first with ties by id and searches labels in any case; findMany returns the asked ids', async () => {
+    const LIST = trustedWorkspaceId('wsp_field_list');
+    const at = new Date('2026-05-01T00:00:00.000Z');
+    await database.prisma().workspace.create({ data: { id: LIST, name: 'list' } });
+    await database.prisma().customField.createMany({
+      data: ['cf_l1', 'cf_l3', 'cf_l2'].map((id) => ({
+        id,
+        workspace_id: LIST,
+        label: `Label ${id}`,
+        label_key: `label ${id}`,
+        type: 'Text' as const,
+        created_at: at,
+      })),
+    });
+    await repository.create(LIST, text('cf_new', 'Newest'));
+    expect((await repository.list(LIST, { limit: 10 })).map((field) => field.id)).toEqual(['cf_new', 'cf_l3', 'cf_l2', 'cf_l1']);
+    expect((await repository.list(LIST, { limit: 1, after: { created_at: at, id: 'cf_l3' } }, 'LABEL')).map((field) => field.id)).toEqual(['cf_l2', 'cf_l1']);
+    expect((await repository.list(LIST, { limit: 10 }, 'newest')).map((field) => field.id)).toEqual(['cf_new']);
+    expect((await repository.findMany(LIST, ['cf_l1', 'cf_new', 'cf_unknown'])).map((field) => field.id).sort()).toEqual(['cf_l1', 'cf_new']);
+  });
+
+  it('inUse says whether any subscriber of the workspace holds a value for the field', async () => {
+    await repository.create(WORKSPACE, text('cf_used', 'Used'));
+    expect(await repository.inUse(WORKSPACE, 'cf_used')).toBe(false);
+    await database
+      .prisma()
+      .subscriber.create({ data: { id: 'sub_holder', workspace_id: WORKSPACE, email: 'holder@example.com', custom_fields: { cf_used: 'x' } } });
+    expect(await repository.inUse(WORKSPACE, 'cf_used')).toBe(true);
+  });
+
+  it('delete removes the field and strips its values from every subscriber, once', async () => {
+    await repository.create(WORKSPACE, text('cf_gone', 'Gone'));
+    await database.prisma().subscriber.createMany({
+      data: [
+        { id: 'sub_g1', workspace_id: WORKSPACE, email: 'g1@example.com', custom_fields: { cf_gone: 'a', cf_city: 'Berlin' } },
+        { id: 'sub_g2', workspace_id: WORKSPACE, email: 'g2@example.com', custom_fields: { cf_gone: 'b' } },
+      ],
+    });
+    expect(await repository.delete(WORKSPACE, 'cf_gone')).toBe(true);
+    expect(await repository.find(WORKSPACE, 'cf_gone')).toBeNull();
+    expect([await valuesOf('sub_g1'), await valuesOf('sub_g2')]).toEqual([{ cf_city: 'Berlin' }, {}]);
+    expect(await repository.delete(WORKSPACE, 'cf_gone')).toBe(false);
+  });
+
+  /** A's field is reached only through A: B's id reads nothing and changes nothing, even given A's field id. */
+  describe('tenancy', () => {
+    beforeAll(async () => {
+      await repository.create(WORKSPACE_A, text('cf_a', 'Mine'));
+      await database.prisma().subscriber.create({ data: { id: 'sub_a', workspace_id: WORKSPACE_A, email: 'a@example.com', custom_fields: { cf_a: 'kept' } } });
+      // A value stored under A's field id in B's subscriber is B's data: B's delete of A's field must not reach A's.
+      await database.prisma().subscriber.create({ data: { id: 'sub_b', workspace_id: WORKSPACE_B, email: 'b@example.com', custom_fields: { cf_a: 'stray' } } });
+    });
+
+    it("reads nothing of A's through B", async () => {
+      expect(await repository.find(WORKSPACE_B, 'cf_a')).toBeNull();
+      expect(await repository.findMany(WORKSPACE_B, ['cf_a'])).toEqual([]);
+      expect((await repository.list(WORKSPACE_B, { limit: 10 })).map((field) => field.id)).toEqual(['cf_city_b']);
+      expect(await repository.inUse(WORKSPACE_B, 'cf_city_b')).toBe(false);
+    });
+
+    it("changes nothing of A's through B", async () => {
+      const before = await repository.find(WORKSPACE_A, 'cf_a');
+      expect(await errorCode(repository.update(WORKSPACE_B, 'cf_a', { label: 'Taken over' }))).toBe('P2025');
+      expect(await repository.delete(WORKSPACE_B, 'cf_a')).toBe(false);
+      expect(await repository.find(WORKSPACE_A, 'cf_a')).toEqual(before);
+      expect(await valuesOf('sub_a')).toEqual({ cf_a: 'kept' });
+      expect(await repository.inUse(WORKSPACE_A, 'cf_a')).toBe(true);
+    });
+
+    it("deleting through A strips A's subscribers only", async () => {
+      expect(await repository.delete(WORKSPACE_A, 'cf_a')).toBe(true);
+      expect([await valuesOf('sub_a'), await valuesOf('sub_b')]).toEqual([{}, { cf_a: 'stray' }]);
+    });
+  });
+});
