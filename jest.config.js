@@ -1,25 +1,16 @@
-// One jest run for every tier: *.spec.ts (unit), *.int-spec.ts (real PostgreSQL/Redis), *.e2e-spec.ts (HTTP).
-const fs = require('node:fs');
-const path = require('node:path');
+// The three test tiers as jest projects, so `--selectProjects unit|int|e2e` picks tiers and one run can take all:
+// *.spec.ts (unit), *.int-spec.ts (real PostgreSQL/Redis), *.e2e-spec.ts (HTTP, built apps).
+const { project, run } = require('./tools/jest/project');
 
-const swc = JSON.parse(fs.readFileSync(path.join(__dirname, '.swcrc'), 'utf8'));
-delete swc.$schema;
-const { paths } = JSON.parse(fs.readFileSync(path.join(__dirname, 'tsconfig.base.json'), 'utf8')).compilerOptions;
-const moduleNameMapper = Object.fromEntries(
-  Object.entries(paths).map(([alias, [target]]) => [`^${alias.replace('/', '\\/')}$`, `<rootDir>/${target}`]),
-);
+// Only the tiers that need PostgreSQL and Redis name the global setup; jest runs one path once however many
+// selected projects share it, and not at all for a unit-only run.
+const servicesSetup = '<rootDir>/tools/jest/global-setup.js';
 
 module.exports = {
-  rootDir: __dirname,
-  testEnvironment: 'node',
-  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/k8s', '<rootDir>/docker', '<rootDir>/tools', '<rootDir>/bench', '<rootDir>/scripts'].filter((dir) =>
-    fs.existsSync(dir.replace('<rootDir>', __dirname)),
-  ),
-  testMatch: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts'],
-  transform: { '^.+\\.(t|j)s$': ['@swc/jest', { ...swc, swcrc: false }] },
-  moduleNameMapper,
-  modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],
-  globalSetup: '<rootDir>/tools/jest/global-setup.js',
-  testTimeout: 30_000,
-  maxWorkers: process.env.JEST_MAX_WORKERS ?? 2,
+  ...run,
+  projects: [
+    { ...project, displayName: 'unit', testMatch: ['**/*.spec.ts'] },
+    { ...project, displayName: 'int', testMatch: ['**/*.int-spec.ts'], globalSetup: servicesSetup },
+    { ...project, displayName: 'e2e', testMatch: ['**/*.e2e-spec.ts'], globalSetup: servicesSetup },
+  ],
 };
