@@ -15,17 +15,6 @@ function reachable(host, port) {
   });
 }
 
-/** Browser tests drive Debian's Chromium; install it when missing (as root, e.g. on a fresh machine). */
-function ensureChromium() {
-  if (require('node:fs').existsSync('/usr/bin/chromium') || process.getuid?.() !== 0) return;
-  process.stderr.write('jest: installing Chromium for the browser tests\n');
-  try {
-    execFileSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium'], { stdio: 'pipe', timeout: 600_000 });
-  } catch (error) {
-    process.stderr.write(`jest: Chromium install failed (${error.message}); browser tests will report it\n`);
-  }
-}
-
 /** Test databases carry their creator's process id (`pl_test_<service>_p<pid>_<random>`). */
 function creatorAlive(datname) {
   const pid = Number(/_p(\d+)_[0-9a-f]+$/.exec(datname)?.[1]);
@@ -39,7 +28,6 @@ function creatorAlive(datname) {
 }
 
 module.exports = async function globalSetup() {
-  ensureChromium();
   const pg = new URL(server);
   const redis = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
   if (!(await reachable(pg.hostname, Number(pg.port || 5432)))) throw new Error(`PostgreSQL is not reachable at ${pg.host}; start it first.`);
