@@ -51,6 +51,13 @@ describe('built deployables', () => {
     try {
       await waitReady(`http://127.0.0.1:${port}/readyz`, child);
       if (name === 'email-api') expect(((await (await fetch(`http://127.0.0.1:${port}/v1`)).json()) as { version: string }).version).toBe('v1');
+      if (name === 'forms-api') {
+        // The hosted page's script comes prebuilt with the lib (no bundler at run time).
+        const built = (await import(path.join(root, 'libs/forms/hosted-page/dist/index.js'))) as typeof import('@forms/hosted-page');
+        const script = await built.hostedFormScript();
+        const served = await fetch(`http://127.0.0.1:${port}/f/assets/${script.fileName}`);
+        expect({ status: served.status, body: await served.text() }).toEqual({ status: 200, body: script.body });
+      }
       const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       expect({ name, code: await exited, stderr }).toEqual({ name, code: 0, stderr: '' });

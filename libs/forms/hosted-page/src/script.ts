@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { build, type Metafile, type Plugin } from 'esbuild';
 
 export interface HostedFormScript {
   body: string;
@@ -11,82 +11,40 @@ export interface HostedFormScript {
   fileName: string;
 }
 
-let bundled: Promise<HostedFormScript> | undefined;
+/** The bundle the build writes beside the compiled lib (`dist/`). */
+export const PREBUILT_BUNDLE = 'form.bundle.js';
 
-/** The hosted page's script, bundled once per process (a failed build is retried on the next call). */
+let loaded: Promise<HostedFormScript> | undefined;
+
+/** The hosted page's script, loaded once per process (a failed load is retried on the next call). */
 export function hostedFormScript(): Promise<HostedFormScript> {
-  if (!bundled) {
-    bundled = bundleHostedFormScript().then(({ body }) => {
-      const hash = createHash('sha256').update(body).digest('hex');
-      return { body, etag: `"${hash.slice(0, 32)}"`, fileName: `form.${hash.slice(0, 8)}.js` };
-    });
-    bundled.catch(() => (bundled = undefined));
+  if (!loaded) {
+    loaded = hostedFormScriptIn(__dirname);
+    loaded.catch(() => (loaded = undefined));
   }
-  return bundled;
+  return loaded;
 }
 
 /**
- * Bundles `client/main` (the `.ts` source under tests and ts paths, the `.js` output once built) for browsers.
- * `@forms/draft-schema` is narrowed to its browser-safe modules (model + answers) so the zod validator stays out.
+ * The script for the lib's modules in `moduleDir`: from `src/` (tests, ts paths) bundled from the sources by esbuild,
+ * imported only then; from the build output, the prebuilt bundle, so no bundler runs in production.
  */
-export async function bundleHostedFormScript(): Promise<{ body: string; metafile: Metafile }> {
-  const fromSource = existsSync(path.join(__dirname, 'client', 'main.ts'));
-  const entry = path.join(__dirname, 'client', fromSource ? 'main.ts' : 'main.js');
-  const result = await build({
-    entryPoints: [entry],
-    bundle: true,
-    write: false,
-    format: 'iife',
-    platform: 'browser',
-    target: 'es2019',
-    minify: true,
-    legalComments: 'none',
-    metafile: true,
-    logLevel: 'silent',
-    plugins: [workspacePackages(fromSource)],
-  });
-  return { body: result.outputFiles[0].text, metafile: result.metafile };
+export async function hostedFormScriptIn(moduleDir: string): Promise<HostedFormScript> {
+  const body = existsSync(path.join(moduleDir, 'client', 'main.ts')) ? await bundleFromSources() : await readPrebuilt(moduleDir);
+  const hash = createHash('sha256').update(body).digest('hex');
+  return { body, etag: `"${hash.slice(0, 32)}"`, fileName: `form.${hash.slice(0, 8)}.js` };
 }
 
-function workspacePackages(fromSource: boolean): Plugin {
-  const runtimeDir = packageEntryDir('@forms/runtime', fromSource);
-  const draftSchemaDir = packageEntryDir('@forms/draft-schema', fromSource);
-  return {
-    name: 'forms-workspace-packages',
-    setup(build) {
-      build.onResolve({ filter: /^@forms\/runtime$/ }, () => ({ path: moduleFile(runtimeDir, 'index') }));
-      build.onResolve({ filter: /^@forms\/draft-schema$/ }, () => ({ path: 'browser', namespace: 'draft-schema' }));
-      build.onLoad({ filter: /.*/, namespace: 'draft-schema' }, () => ({
-        contents: "export * from './model'; export * from './answers';",
-        resolveDir: draftSchemaDir,
-        loader: 'js',
-      }));
-    },
-  };
+async function bundleFromSources(): Promise<string> {
+  const { bundleHostedFormScript } = await import('./client-bundle');
+  return (await bundleHostedFormScript()).body;
 }
 
-/**
- * The directory of a workspace package's entry module: its `src/` through the repo's tsconfig path aliases when
- * running from sources, its built `dist/` through node resolution (the pnpm workspace links) otherwise.
- */
-function packageEntryDir(name: string, fromSource: boolean): string {
-  if (!fromSource) return path.dirname(require.resolve(name, { paths: [__dirname] }));
-  const tsconfig = findUp(__dirname, 'tsconfig.base.json');
-  const { compilerOptions } = JSON.parse(readFileSync(tsconfig, 'utf8')) as { compilerOptions: { baseUrl?: string; paths: Record<string, string[]> } };
-  const target = compilerOptions.paths[name]?.[0];
-  if (!target) throw new Error(`${tsconfig} has no path alias for ${name}`);
-  return path.dirname(path.resolve(path.dirname(tsconfig), compilerOptions.baseUrl ?? '.', target));
-}
-
-function findUp(from: string, fileName: string): string {
-  for (let dir = from; ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, fileName))) return path.join(dir, fileName);
-    if (path.dirname(dir) === dir) throw new Error(`no ${fileName} above ${from}`);
+async function readPrebuilt(moduleDir: string): Promise<string> {
+  const file = path.join(moduleDir, PREBUILT_BUNDLE);
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    throw new Error(`The hosted form script ${file} is missing: build @forms/hosted-page (npm run build).`, { cause: error });
   }
-}
-
-function moduleFile(dir: string, name: string): string {
-  const file = ['.ts', '.js'].map((extension) => path.join(dir, name + extension)).find(existsSync);
-  if (!file) throw new Error(`no ${name}.ts or ${name}.js in ${dir}`);
-  return file;
 }
