@@ -6,7 +6,7 @@ interface EnvelopeReply {
   header(name: string, value: string): unknown;
   code(status: number): unknown;
   headers(values: Record<string, string>): unknown;
-  // The payload type depends on the route schema Fastify resolves; a framework error has none.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the payload type depends on the route schema Fastify resolves; a framework error has none
   send(body: any): unknown;
 }
 
