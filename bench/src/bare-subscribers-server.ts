@@ -10,13 +10,15 @@
  */
 import { fastify } from 'fastify';
 import { loadConfig } from '@shared/config';
+import { trustedWorkspaceId } from '@shared/core';
 import { EmailPrisma } from '@email/data-access';
 import { subscriberPageQuery, SubscriberPageJson } from '@email/audience';
 import { CursorCodec, readKeysetPage } from '@shared/pagination';
 
 async function main(): Promise<void> {
-  const workspaceId = process.env.BENCH_WORKSPACE_ID;
-  if (!workspaceId) throw new Error('BENCH_WORKSPACE_ID is required');
+  if (!process.env.BENCH_WORKSPACE_ID) throw new Error('BENCH_WORKSPACE_ID is required');
+  // The benchmark serves the one workspace it seeded.
+  const workspaceId = trustedWorkspaceId(process.env.BENCH_WORKSPACE_ID);
   const config = loadConfig(process.env);
   const prisma = new EmailPrisma(config);
   const codec = new CursorCodec(config.cursorSecret);

@@ -6,6 +6,7 @@ import { DomainError, SharedErrors } from '@shared/errors';
 import { AccessRepository, ApiKeyRecord } from './access.repository';
 import { hashApiKey } from './api-key-secret';
 import { canonicalScopes, profilesCovering } from './scopes';
+import type { EmailCredential } from './workspace-context';
 
 /** The API-key credential as clients see it in the capabilities document. */
 export interface ApiKeyCredentialView {
@@ -68,7 +69,7 @@ export class EmailCredentialVerifier implements CredentialVerifier {
       subjectId: key.workspace_id,
       scopes: view.scopes,
       expiresAt: key.expires_at,
-      credential: { view, workspace: key.workspace },
+      credential: { view, workspace: key.workspace } satisfies EmailCredential,
     };
   }
 

@@ -4,3 +4,4 @@ export * from './access.repository';
 export * from './access.service';
 export * from './credential-verifier';
 export * from './access.module';
+export * from './workspace-context';

@@ -8,7 +8,7 @@ import { KeysetPage, keysetWhere } from '@shared/pagination';
 export class DeliveryConnectionRepository {
   constructor(private readonly prisma: EmailPrisma) {}
 
-  listEnabled(workspaceId: string, page: KeysetPage): Promise<DeliveryConnection[]> {
+  listEnabled(workspaceId: WorkspaceId, page: KeysetPage): Promise<DeliveryConnection[]> {
     return this.prisma.deliveryConnection.findMany({
       where: {
         workspace_id: workspaceId,
@@ -20,7 +20,7 @@ export class DeliveryConnectionRepository {
     });
   }
 
-  findEnabled(workspaceId: string, id: string): Promise<DeliveryConnection | null> {
+  findEnabled(workspaceId: WorkspaceId, id: string): Promise<DeliveryConnection | null> {
     return this.prisma.deliveryConnection.findFirst({ where: { workspace_id: workspaceId, id, enabled: true } });
   }
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DeliveryConnection } from '@email/data-access';
+import { WorkspaceId } from '@shared/core';
 import { NotFound } from '@shared/errors';
 import { CursorCodec, Page, PageQueryDto, keysetList } from '@shared/pagination';
 import { SenderIdentityDto } from './sender-identity.dto';
@@ -27,11 +28,11 @@ export class SenderIdentityService {
     private readonly cursors: CursorCodec,
   ) {}
 
-  async list(workspaceId: string, query: PageQueryDto): Promise<Page<SenderIdentityDto>> {
+  async list(workspaceId: WorkspaceId, query: PageQueryDto): Promise<Page<SenderIdentityDto>> {
     return keysetList(this.cursors, `${workspaceId}:sender_identities`, query, (page) => this.repository.listEnabled(workspaceId, page), toSenderIdentityDto);
   }
 
-  async get(workspaceId: string, id: string): Promise<SenderIdentityDto> {
+  async get(workspaceId: WorkspaceId, id: string): Promise<SenderIdentityDto> {
     const connection = await this.repository.findEnabled(workspaceId, id);
     if (!connection) throw NotFound('sender_identity', id);
     return toSenderIdentityDto(connection);

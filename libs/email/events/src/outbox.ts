@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { IdGenerator } from '@shared/core';
+import { IdGenerator, WorkspaceId } from '@shared/core';
 import type { Prisma } from '@email/data-access';
 import { EventType } from './events';
 
@@ -14,7 +14,7 @@ export type OutboxTransaction = Pick<Prisma.TransactionClient, 'outboxEvent'>;
 export class Outbox {
   constructor(private readonly ids: IdGenerator) {}
 
-  async record(tx: OutboxTransaction, workspaceId: string, type: EventType, payload: Record<string, unknown>): Promise<void> {
+  async record(workspaceId: WorkspaceId, tx: OutboxTransaction, type: EventType, payload: Record<string, unknown>): Promise<void> {
     await tx.outboxEvent.create({ data: { id: this.ids.newId('evt'), workspace_id: workspaceId, type, payload: payload as Prisma.InputJsonValue } });
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { WorkspaceId } from '@shared/core';
 import { NotFound } from '@shared/errors';
 import type { Workspace } from '@email/data-access';
 import { WorkspaceDto } from './workspace.dto';
@@ -25,7 +26,7 @@ export function toWorkspaceDto(workspace: Workspace): WorkspaceDto {
 export class WorkspaceService {
   constructor(private readonly repository: WorkspaceRepository) {}
 
-  async get(workspaceId: string): Promise<WorkspaceDto> {
+  async get(workspaceId: WorkspaceId): Promise<WorkspaceDto> {
     const workspace = await this.repository.find(workspaceId);
     if (!workspace) throw NotFound('workspace', workspaceId);
     return toWorkspaceDto(workspace);

@@ -1,9 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal, RequireScopes } from '@shared/auth';
+import { RequireScopes } from '@shared/auth';
 import { Idempotent } from '@shared/idempotency';
 import { SearchablePageQueryDto } from '@shared/pagination';
 import { CustomFieldUpsertRequestDto, CustomFieldListDto, CustomFieldResponseDto, CustomFieldService, CustomFieldUpdateRequestDto } from '@email/audience';
+import { CurrentWorkspace, EmailWorkspaceContext } from '@email/access';
 
 @ApiTags('Custom Fields')
 @ApiBearerAuth('WorkspaceApiKey')
@@ -15,8 +16,8 @@ export class CustomFieldsController {
   @RequireScopes('custom_fields:read')
   @ApiOperation({ operationId: 'listCustomFields', summary: 'List custom fields' })
   @ApiOkResponse({ type: CustomFieldListDto })
-  list(@CurrentPrincipal() p: Principal, @Query() query: SearchablePageQueryDto): Promise<CustomFieldListDto> {
-    return this.customFields.list(p.subjectId, query);
+  list(@CurrentWorkspace() workspace: EmailWorkspaceContext, @Query() query: SearchablePageQueryDto): Promise<CustomFieldListDto> {
+    return this.customFields.list(workspace.workspaceId, query);
   }
 
   @Post()
@@ -24,24 +25,24 @@ export class CustomFieldsController {
   @RequireScopes('custom_fields:write')
   @ApiOperation({ operationId: 'createCustomField', summary: 'Create a custom field' })
   @ApiCreatedResponse({ type: CustomFieldResponseDto })
-  async create(@CurrentPrincipal() p: Principal, @Body() body: CustomFieldUpsertRequestDto): Promise<CustomFieldResponseDto> {
-    return { data: await this.customFields.create(p.subjectId, body) };
+  async create(@CurrentWorkspace() workspace: EmailWorkspaceContext, @Body() body: CustomFieldUpsertRequestDto): Promise<CustomFieldResponseDto> {
+    return { data: await this.customFields.create(workspace.workspaceId, body) };
   }
 
   @Get(':custom_field_id')
   @RequireScopes('custom_fields:read')
   @ApiOperation({ operationId: 'getCustomField', summary: 'Get a custom field' })
   @ApiOkResponse({ type: CustomFieldResponseDto })
-  async get(@CurrentPrincipal() p: Principal, @Param('custom_field_id') id: string): Promise<CustomFieldResponseDto> {
-    return { data: await this.customFields.get(p.subjectId, id) };
+  async get(@CurrentWorkspace() workspace: EmailWorkspaceContext, @Param('custom_field_id') id: string): Promise<CustomFieldResponseDto> {
+    return { data: await this.customFields.get(workspace.workspaceId, id) };
   }
 
   @Put(':custom_field_id')
   @RequireScopes('custom_fields:write')
   @ApiOperation({ operationId: 'updateCustomField', summary: 'Update a custom field' })
   @ApiOkResponse({ type: CustomFieldResponseDto })
-  async update(@CurrentPrincipal() p: Principal, @Param('custom_field_id') id: string, @Body() body: CustomFieldUpdateRequestDto): Promise<CustomFieldResponseDto> {
-    return { data: await this.customFields.update(p.subjectId, id, body) };
+  async update(@CurrentWorkspace() workspace: EmailWorkspaceContext, @Param('custom_field_id') id: string, @Body() body: CustomFieldUpdateRequestDto): Promise<CustomFieldResponseDto> {
+    return { data: await this.customFields.update(workspace.workspaceId, id, body) };
   }
 
   @Delete(':custom_field_id')
@@ -49,7 +50,7 @@ export class CustomFieldsController {
   @RequireScopes('custom_fields:write')
   @ApiOperation({ operationId: 'deleteCustomField', summary: 'Delete a custom field' })
   @ApiNoContentResponse()
-  async delete(@CurrentPrincipal() p: Principal, @Param('custom_field_id') id: string): Promise<void> {
-    await this.customFields.delete(p.subjectId, id);
+  async delete(@CurrentWorkspace() workspace: EmailWorkspaceContext, @Param('custom_field_id') id: string): Promise<void> {
+    await this.customFields.delete(workspace.workspaceId, id);
   }
 }

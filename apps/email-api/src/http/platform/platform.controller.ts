@@ -1,6 +1,6 @@
 import { Controller, Get, Header, Inject } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal, Public } from '@shared/auth';
+import { Public } from '@shared/auth';
 import { APP_CONFIG, AppConfig } from '@shared/config';
 import {
   ApiDescription,
@@ -10,6 +10,7 @@ import {
   CapabilitiesResponseDto,
   CapabilitiesService,
 } from '@email/platform';
+import { CurrentWorkspace, EmailWorkspaceContext } from '@email/access';
 
 @ApiTags('Platform')
 @ApiExtraModels(...CAPABILITIES_EXTRA_MODELS)
@@ -40,8 +41,8 @@ export class PlatformController {
     description: 'The workspace, the calling credential, shared conventions, webhook events and the operations this credential can call now.',
   })
   @ApiOkResponse({ type: CapabilitiesResponseDto })
-  async getCapabilities(@CurrentPrincipal() principal: Principal): Promise<CapabilitiesResponseDto> {
-    return { data: await this.capabilities.forPrincipal(principal) };
+  async getCapabilities(@CurrentWorkspace() workspace: EmailWorkspaceContext): Promise<CapabilitiesResponseDto> {
+    return { data: await this.capabilities.forWorkspace(workspace) };
   }
 
   @Public()

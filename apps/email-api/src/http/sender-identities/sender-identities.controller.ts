@@ -1,8 +1,9 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal, RequireScopes } from '@shared/auth';
+import { RequireScopes } from '@shared/auth';
 import { PageQueryDto } from '@shared/pagination';
 import { SenderIdentityListDto, SenderIdentityResponseDto, SenderIdentityService } from '@email/delivery';
+import { CurrentWorkspace, EmailWorkspaceContext } from '@email/access';
 
 @ApiTags('Sender Identities')
 @ApiBearerAuth('WorkspaceApiKey')
@@ -14,15 +15,15 @@ export class SenderIdentitiesController {
   @RequireScopes('workspace:read')
   @ApiOperation({ operationId: 'listSenderIdentities', summary: 'List sender identities' })
   @ApiOkResponse({ type: SenderIdentityListDto })
-  list(@CurrentPrincipal() p: Principal, @Query() query: PageQueryDto): Promise<SenderIdentityListDto> {
-    return this.identities.list(p.subjectId, query);
+  list(@CurrentWorkspace() workspace: EmailWorkspaceContext, @Query() query: PageQueryDto): Promise<SenderIdentityListDto> {
+    return this.identities.list(workspace.workspaceId, query);
   }
 
   @Get(':sender_identity_id')
   @RequireScopes('workspace:read')
   @ApiOperation({ operationId: 'getSenderIdentity', summary: 'Get a sender identity' })
   @ApiOkResponse({ type: SenderIdentityResponseDto })
-  async get(@CurrentPrincipal() p: Principal, @Param('sender_identity_id') id: string): Promise<SenderIdentityResponseDto> {
-    return { data: await this.identities.get(p.subjectId, id) };
+  async get(@CurrentWorkspace() workspace: EmailWorkspaceContext, @Param('sender_identity_id') id: string): Promise<SenderIdentityResponseDto> {
+    return { data: await this.identities.get(workspace.workspaceId, id) };
   }
 }

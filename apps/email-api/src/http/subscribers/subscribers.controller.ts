@@ -1,11 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal, RequireScopes } from '@shared/auth';
+import { RequireScopes } from '@shared/auth';
 import { Idempotent } from '@shared/idempotency';
 import {
   SubscriberListDto, SubscriberListQueryDto, SubscriberResponseDto, SubscriberService, SubscriberStatusRequestDto, SubscriberUpdateRequestDto,
   SubscriberUpsertRequestDto,
 } from '@email/audience';
+import { CurrentWorkspace, EmailWorkspaceContext } from '@email/access';
 
 interface Reply {
   status(code: number): unknown;
@@ -22,10 +23,10 @@ export class SubscribersController {
   @RequireScopes('subscribers:read')
   @ApiOperation({ operationId: 'listSubscribers', summary: 'List subscribers' })
   @ApiOkResponse({ type: SubscriberListDto })
-  async list(@CurrentPrincipal() p: Principal, @Query() query: SubscriberListQueryDto, @Res({ passthrough: true }) reply: Reply): Promise<string> {
+  async list(@CurrentWorkspace() workspace: EmailWorkspaceContext, @Query() query: SubscriberListQueryDto, @Res({ passthrough: true }) reply: Reply): Promise<string> {
     // Serialized by PostgreSQL (see subscriberPageQuery); sent as it is.
     reply.header('content-type', 'application/json; charset=utf-8');
-    return this.subscribers.listJson(p.subjectId, query);
+    return this.subscribers.listJson(workspace.workspaceId, query);
   }
 
   @Post()
@@ -35,11 +36,11 @@ export class SubscribersController {
   @ApiCreatedResponse({ type: SubscriberResponseDto, description: 'Created.' })
   @ApiOkResponse({ type: SubscriberResponseDto, description: 'An existing subscriber was updated.' })
   async upsert(
-    @CurrentPrincipal() p: Principal,
+    @CurrentWorkspace() workspace: EmailWorkspaceContext,
     @Body() body: SubscriberUpsertRequestDto,
     @Res({ passthrough: true }) reply: Reply,
   ): Promise<SubscriberResponseDto> {
-    const { created, subscriber } = await this.subscribers.upsert(p.subjectId, body);
+    const { created, subscriber } = await this.subscribers.upsert(workspace.workspaceId, body);
     reply.status(created ? 201 : 200);
     return { data: subscriber };
   }
@@ -48,16 +49,16 @@ export class SubscribersController {
   @RequireScopes('subscribers:read')
   @ApiOperation({ operationId: 'getSubscriber', summary: 'Get a subscriber' })
   @ApiOkResponse({ type: SubscriberResponseDto })
-  async get(@CurrentPrincipal() p: Principal, @Param('subscriber_id') id: string): Promise<SubscriberResponseDto> {
-    return { data: await this.subscribers.get(p.subjectId, id) };
+  async get(@CurrentWorkspace() workspace: EmailWorkspaceContext, @Param('subscriber_id') id: string): Promise<SubscriberResponseDto> {
+    return { data: await this.subscribers.get(workspace.workspaceId, id) };
   }
 
   @Patch(':subscriber_id')
   @RequireScopes('subscribers:write')
   @ApiOperation({ operationId: 'updateSubscriber', summary: 'Update a subscriber' })
   @ApiOkResponse({ type: SubscriberResponseDto })
-  async update(@CurrentPrincipal() p: Principal, @Param('subscriber_id') id: string, @Body() body: SubscriberUpdateRequestDto): Promise<SubscriberResponseDto> {
-    return { data: await this.subscribers.update(p.subjectId, id, body) };
+  async update(@CurrentWorkspace() workspace: EmailWorkspaceContext, @Param('subscriber_id') id: string, @Body() body: SubscriberUpdateRequestDto): Promise<SubscriberResponseDto> {
+    return { data: await this.subscribers.update(workspace.workspaceId, id, body) };
   }
 
   @Delete(':subscriber_id')
@@ -65,32 +66,32 @@ export class SubscribersController {
   @RequireScopes('subscribers:write')
   @ApiOperation({ operationId: 'deleteSubscriber', summary: 'Delete a subscriber' })
   @ApiNoContentResponse()
-  async delete(@CurrentPrincipal() p: Principal, @Param('subscriber_id') id: string): Promise<void> {
-    await this.subscribers.delete(p.subjectId, id);
+  async delete(@CurrentWorkspace() workspace: EmailWorkspaceContext, @Param('subscriber_id') id: string): Promise<void> {
+    await this.subscribers.delete(workspace.workspaceId, id);
   }
 
   @Put(':subscriber_id/status')
   @RequireScopes('live_actions:write', 'subscribers:write')
   @ApiOperation({ operationId: 'updateSubscriberStatus', summary: 'Change Subscriber sending eligibility' })
   @ApiOkResponse({ type: SubscriberResponseDto })
-  async setStatus(@CurrentPrincipal() p: Principal, @Param('subscriber_id') id: string, @Body() body: SubscriberStatusRequestDto): Promise<SubscriberResponseDto> {
-    return { data: await this.subscribers.setStatus(p.subjectId, id, body) };
+  async setStatus(@CurrentWorkspace() workspace: EmailWorkspaceContext, @Param('subscriber_id') id: string, @Body() body: SubscriberStatusRequestDto): Promise<SubscriberResponseDto> {
+    return { data: await this.subscribers.setStatus(workspace.workspaceId, id, body) };
   }
 
   @Put(':subscriber_id/tags/:tag_id')
   @RequireScopes('live_actions:write', 'subscribers:write')
   @ApiOperation({ operationId: 'addSubscriberTag', summary: 'Add a Tag to a Subscriber' })
   @ApiOkResponse({ type: SubscriberResponseDto })
-  async addTag(@CurrentPrincipal() p: Principal, @Param('subscriber_id') id: string, @Param('tag_id') tagId: string): Promise<SubscriberResponseDto> {
-    return { data: await this.subscribers.addTag(p.subjectId, id, tagId) };
+  async addTag(@CurrentWorkspace() workspace: EmailWorkspaceContext, @Param('subscriber_id') id: string, @Param('tag_id') tagId: string): Promise<SubscriberResponseDto> {
+    return { data: await this.subscribers.addTag(workspace.workspaceId, id, tagId) };
   }
 
   @Delete(':subscriber_id/tags/:tag_id')
   @RequireScopes('live_actions:write', 'subscribers:write')
   @ApiOperation({ operationId: 'removeSubscriberTag', summary: 'Remove a tag from a subscriber' })
   @ApiOkResponse({ type: SubscriberResponseDto })
-  async removeTag(@CurrentPrincipal() p: Principal, @Param('subscriber_id') id: string, @Param('tag_id') tagId: string): Promise<SubscriberResponseDto> {
-    return { data: await this.subscribers.removeTag(p.subjectId, id, tagId) };
+  async removeTag(@CurrentWorkspace() workspace: EmailWorkspaceContext, @Param('subscriber_id') id: string, @Param('tag_id') tagId: string): Promise<SubscriberResponseDto> {
+    return { data: await this.subscribers.removeTag(workspace.workspaceId, id, tagId) };
   }
 
   @Put(':subscriber_id/sequences/:sequence_id')
@@ -98,11 +99,11 @@ export class SubscribersController {
   @ApiOperation({ operationId: 'addSubscriberSequence', summary: 'Add a subscriber to a sequence' })
   @ApiOkResponse({ type: SubscriberResponseDto })
   async addSequence(
-    @CurrentPrincipal() p: Principal,
+    @CurrentWorkspace() workspace: EmailWorkspaceContext,
     @Param('subscriber_id') id: string,
     @Param('sequence_id') sequenceId: string,
   ): Promise<SubscriberResponseDto> {
-    return { data: await this.subscribers.addSequence(p.subjectId, id, sequenceId) };
+    return { data: await this.subscribers.addSequence(workspace.workspaceId, id, sequenceId) };
   }
 
   @Delete(':subscriber_id/sequences/:sequence_id')
@@ -110,10 +111,10 @@ export class SubscribersController {
   @ApiOperation({ operationId: 'removeSubscriberSequence', summary: 'Remove a subscriber from a sequence' })
   @ApiOkResponse({ type: SubscriberResponseDto })
   async removeSequence(
-    @CurrentPrincipal() p: Principal,
+    @CurrentWorkspace() workspace: EmailWorkspaceContext,
     @Param('subscriber_id') id: string,
     @Param('sequence_id') sequenceId: string,
   ): Promise<SubscriberResponseDto> {
-    return { data: await this.subscribers.removeSequence(p.subjectId, id, sequenceId) };
+    return { data: await this.subscribers.removeSequence(workspace.workspaceId, id, sequenceId) };
   }
 }

@@ -1,9 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal, RequireScopes } from '@shared/auth';
+import { RequireScopes } from '@shared/auth';
 import { Idempotent } from '@shared/idempotency';
 import { SearchablePageQueryDto } from '@shared/pagination';
 import { TagCreateRequestDto, TagListDto, TagResponseDto, TagService, TagUpdateRequestDto } from '@email/audience';
+import { CurrentWorkspace, EmailWorkspaceContext } from '@email/access';
 
 @ApiTags('Tags')
 @ApiBearerAuth('WorkspaceApiKey')
@@ -15,8 +16,8 @@ export class TagsController {
   @RequireScopes('tags:read')
   @ApiOperation({ operationId: 'listTags', summary: 'List tags' })
   @ApiOkResponse({ type: TagListDto })
-  list(@CurrentPrincipal() p: Principal, @Query() query: SearchablePageQueryDto): Promise<TagListDto> {
-    return this.tags.list(p.subjectId, query);
+  list(@CurrentWorkspace() workspace: EmailWorkspaceContext, @Query() query: SearchablePageQueryDto): Promise<TagListDto> {
+    return this.tags.list(workspace.workspaceId, query);
   }
 
   @Post()
@@ -24,24 +25,24 @@ export class TagsController {
   @RequireScopes('tags:write')
   @ApiOperation({ operationId: 'createTag', summary: 'Create a tag' })
   @ApiCreatedResponse({ type: TagResponseDto })
-  async create(@CurrentPrincipal() p: Principal, @Body() body: TagCreateRequestDto): Promise<TagResponseDto> {
-    return { data: await this.tags.create(p.subjectId, body) };
+  async create(@CurrentWorkspace() workspace: EmailWorkspaceContext, @Body() body: TagCreateRequestDto): Promise<TagResponseDto> {
+    return { data: await this.tags.create(workspace.workspaceId, body) };
   }
 
   @Get(':tag_id')
   @RequireScopes('tags:read')
   @ApiOperation({ operationId: 'getTag', summary: 'Get a tag' })
   @ApiOkResponse({ type: TagResponseDto })
-  async get(@CurrentPrincipal() p: Principal, @Param('tag_id') id: string): Promise<TagResponseDto> {
-    return { data: await this.tags.get(p.subjectId, id) };
+  async get(@CurrentWorkspace() workspace: EmailWorkspaceContext, @Param('tag_id') id: string): Promise<TagResponseDto> {
+    return { data: await this.tags.get(workspace.workspaceId, id) };
   }
 
   @Put(':tag_id')
   @RequireScopes('tags:write')
   @ApiOperation({ operationId: 'updateTag', summary: 'Update a tag' })
   @ApiOkResponse({ type: TagResponseDto })
-  async update(@CurrentPrincipal() p: Principal, @Param('tag_id') id: string, @Body() body: TagUpdateRequestDto): Promise<TagResponseDto> {
-    return { data: await this.tags.update(p.subjectId, id, body) };
+  async update(@CurrentWorkspace() workspace: EmailWorkspaceContext, @Param('tag_id') id: string, @Body() body: TagUpdateRequestDto): Promise<TagResponseDto> {
+    return { data: await this.tags.update(workspace.workspaceId, id, body) };
   }
 
   @Delete(':tag_id')
@@ -49,7 +50,7 @@ export class TagsController {
   @RequireScopes('tags:write')
   @ApiOperation({ operationId: 'deleteTag', summary: 'Delete a tag' })
   @ApiNoContentResponse()
-  async delete(@CurrentPrincipal() p: Principal, @Param('tag_id') id: string): Promise<void> {
-    await this.tags.delete(p.subjectId, id);
+  async delete(@CurrentWorkspace() workspace: EmailWorkspaceContext, @Param('tag_id') id: string): Promise<void> {
+    await this.tags.delete(workspace.workspaceId, id);
   }
 }

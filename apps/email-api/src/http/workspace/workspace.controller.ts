@@ -1,7 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal, RequireScopes } from '@shared/auth';
+import { RequireScopes } from '@shared/auth';
 import { WorkspaceResponseDto, WorkspaceService } from '@email/workspace';
+import { CurrentWorkspace, EmailWorkspaceContext } from '@email/access';
 
 @ApiTags('Workspace')
 @ApiBearerAuth('WorkspaceApiKey')
@@ -13,7 +14,7 @@ export class WorkspaceController {
   @RequireScopes('workspace:read')
   @ApiOperation({ operationId: 'getWorkspace', summary: 'Get the current workspace' })
   @ApiOkResponse({ type: WorkspaceResponseDto })
-  async get(@CurrentPrincipal() principal: Principal): Promise<WorkspaceResponseDto> {
-    return { data: await this.workspaces.get(principal.subjectId) };
+  async get(@CurrentWorkspace() workspace: EmailWorkspaceContext): Promise<WorkspaceResponseDto> {
+    return { data: await this.workspaces.get(workspace.workspaceId) };
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CustomField } from '@email/data-access';
-import { IdGenerator } from '@shared/core';
+import { IdGenerator, WorkspaceId } from '@shared/core';
 import { Conflict, InvalidRequest, NotFound } from '@shared/errors';
 import { CursorCodec, Page, keysetList } from '@shared/pagination';
 import { CustomFieldDto, CustomFieldUpdateRequestDto, CustomFieldUpsertRequestDto } from './custom-field.dto';
@@ -31,16 +31,16 @@ export class CustomFieldService {
     private readonly cursors: CursorCodec,
   ) {}
 
-  async list(workspaceId: string, query: { limit?: string; starting_after?: string; search?: string }): Promise<Page<CustomFieldDto>> {
+  async list(workspaceId: WorkspaceId, query: { limit?: string; starting_after?: string; search?: string }): Promise<Page<CustomFieldDto>> {
     const search = query.search?.trim() || undefined;
     return keysetList(this.cursors, `${workspaceId}:custom_fields`, query, (page) => this.repository.list(workspaceId, page, search), toCustomFieldDto);
   }
 
-  async get(workspaceId: string, id: string): Promise<CustomFieldDto> {
+  async get(workspaceId: WorkspaceId, id: string): Promise<CustomFieldDto> {
     return toCustomFieldDto(await this.require(workspaceId, id));
   }
 
-  async create(workspaceId: string, input: CustomFieldUpsertRequestDto): Promise<CustomFieldDto> {
+  async create(workspaceId: WorkspaceId, input: CustomFieldUpsertRequestDto): Promise<CustomFieldDto> {
     const label = input.label.trim();
     const options = checkedOptions(input.type, input.settings?.options ?? []);
     const field = await this.repository.create(workspaceId, { id: this.ids.newId('cf'), label, type: toDbType(input.type), options }).catch((error) => {
@@ -49,7 +49,7 @@ export class CustomFieldService {
     return toCustomFieldDto(field);
   }
 
-  async update(workspaceId: string, id: string, input: CustomFieldUpdateRequestDto): Promise<CustomFieldDto> {
+  async update(workspaceId: WorkspaceId, id: string, input: CustomFieldUpdateRequestDto): Promise<CustomFieldDto> {
     if (input.label === undefined && input.type === undefined && input.settings === undefined) {
       throw InvalidRequest('empty_update', 'Send at least one of label, type or settings.', 'body');
     }
@@ -66,18 +66,18 @@ export class CustomFieldService {
     return toCustomFieldDto(field);
   }
 
-  async delete(workspaceId: string, id: string): Promise<void> {
+  async delete(workspaceId: WorkspaceId, id: string): Promise<void> {
     if (!(await this.repository.delete(workspaceId, id))) throw NotFound('custom_field', id);
   }
 
   /** The workspace's definitions for the given ids, for validating subscriber values. */
-  async definitions(workspaceId: string, ids: string[]): Promise<Map<string, FieldDefinition>> {
+  async definitions(workspaceId: WorkspaceId, ids: string[]): Promise<Map<string, FieldDefinition>> {
     if (!ids.length) return new Map();
     const fields = await this.repository.findMany(workspaceId, ids);
     return new Map(fields.map((f) => [f.id, { id: f.id, type: toApiType(f.type), options: f.options }]));
   }
 
-  private async require(workspaceId: string, id: string): Promise<CustomField> {
+  private async require(workspaceId: WorkspaceId, id: string): Promise<CustomField> {
     const field = await this.repository.find(workspaceId, id);
     if (!field) throw NotFound('custom_field', id);
     return field;

@@ -2,6 +2,9 @@ import type { WorkspaceId } from '@shared/core';
 import { useEmailDatabase, WORKSPACE_A, WORKSPACE_B } from '../testing/email-database.fixture';
 import { SubscriberRepository } from './subscriber.repository';
 
+/** The time the repositories are given as now. */
+const NOW = new Date('2026-06-01T00:00:00.000Z');
+
 const LONG_AGO = new Date('2026-01-01T00:00:00.000Z');
 const consent = (id: string) => ({ id, lawful_basis: 'consent', collected_at: LONG_AGO, evidence_reference: 'ref' });
 
@@ -46,19 +49,19 @@ describe('SubscriberRepository tenancy (real PostgreSQL)', () => {
   /** Every write of the repository aimed at A's subscriber, tags and sequences, through the given workspace. */
   async function writeToA(workspace: WorkspaceId) {
     const update = await repository
-      .transaction((tx) => repository.update(tx, workspace, 'sub_a1', { name: 'Changed' }))
+      .transaction((tx) => repository.update(workspace, tx, 'sub_a1', { name: 'Changed' }, NOW))
       .then(
         () => 'updated',
         () => 'refused',
       );
     const results = await repository.transaction(async (tx) => ({
-      touched: await repository.touch(tx, workspace, 'sub_a1'),
-      added: await repository.addTags(tx, workspace, 'sub_a1', ['tag_a2']),
-      removed: await repository.removeTag(tx, workspace, 'sub_a1', 'tag_a1'),
-      enrolled: await repository.enroll(tx, workspace, 'sub_a1', ['seq_a2']),
-      unenrolled: await repository.unenroll(tx, workspace, 'sub_a1', 'seq_a1'),
-      bumped: await repository.bumpTagCounts(tx, workspace, ['tag_a1'], -1),
-      consent: await repository.recordConsent(tx, workspace, 'sub_a1', consent(`cns_${workspace}`)).then(
+      touched: await repository.touch(workspace, tx, 'sub_a1', NOW),
+      added: await repository.addTags(workspace, tx, 'sub_a1', ['tag_a2']),
+      removed: await repository.removeTag(workspace, tx, 'sub_a1', 'tag_a1'),
+      enrolled: await repository.enroll(workspace, tx, 'sub_a1', ['seq_a2'], NOW),
+      unenrolled: await repository.unenroll(workspace, tx, 'sub_a1', 'seq_a1', NOW),
+      bumped: await repository.bumpTagCounts(workspace, tx, ['tag_a1'], -1),
+      consent: await repository.recordConsent(workspace, tx, 'sub_a1', consent(`cns_${workspace}`), NOW).then(
         () => 'recorded',
         () => 'refused',
       ),
@@ -72,9 +75,9 @@ describe('SubscriberRepository tenancy (real PostgreSQL)', () => {
     expect((await repository.page(WORKSPACE_B, { sequenceIds: ['seq_a1'] }, { limit: 10 })).fetched).toBe(0);
     expect(await repository.view(WORKSPACE_B, 'sub_a1')).toBeUndefined();
     await repository.transaction(async (tx) => {
-      expect(await repository.lock(tx, WORKSPACE_B, 'sub_a1')).toBeUndefined();
-      expect(await repository.emailTaken(tx, WORKSPACE_B, 'other@example.com', 'sub_b1')).toBe(false);
-      expect([...(await repository.existingSequences(tx, WORKSPACE_B, ['seq_a1', 'seq_b1']))]).toEqual(['seq_b1']);
+      expect(await repository.lock(WORKSPACE_B, tx, 'sub_a1')).toBeUndefined();
+      expect(await repository.emailTaken(WORKSPACE_B, tx, 'other@example.com', 'sub_b1')).toBe(false);
+      expect([...(await repository.existingSequences(WORKSPACE_B, tx, ['seq_a1', 'seq_b1']))]).toEqual(['seq_b1']);
     });
   });
 
@@ -96,8 +99,8 @@ describe('SubscriberRepository tenancy (real PostgreSQL)', () => {
 
   it("does not join B's subscriber to A's tags or sequences", async () => {
     await repository.transaction(async (tx) => {
-      expect(await repository.addTags(tx, WORKSPACE_B, 'sub_b1', ['tag_a2'])).toEqual([]);
-      expect(await repository.enroll(tx, WORKSPACE_B, 'sub_b1', ['seq_a2'])).toBe(0);
+      expect(await repository.addTags(WORKSPACE_B, tx, 'sub_b1', ['tag_a2'])).toEqual([]);
+      expect(await repository.enroll(WORKSPACE_B, tx, 'sub_b1', ['seq_a2'], NOW)).toBe(0);
     });
     expect(await repository.view(WORKSPACE_B, 'sub_b1')).toMatchObject({ tags: [], sequence_ids: [] });
   });
@@ -105,7 +108,7 @@ describe('SubscriberRepository tenancy (real PostgreSQL)', () => {
   it("insertOrLock through B with A's email finds B's own subscriber and leaves A's alone", async () => {
     const before = await stateOfA();
     const row = { id: 'sub_b2', email: 'same@example.com', name: 'New', status: 'Active' as const, country: null, subscribed_at: LONG_AGO, custom_fields: {} };
-    const existing = await repository.transaction((tx) => repository.insertOrLock(tx, WORKSPACE_B, row));
+    const existing = await repository.transaction((tx) => repository.insertOrLock(WORKSPACE_B, tx, row, NOW));
     expect(existing).toMatchObject({ id: 'sub_b1', created: false });
     expect(await stateOfA()).toEqual(before);
   });

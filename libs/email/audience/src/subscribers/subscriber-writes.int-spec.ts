@@ -2,6 +2,9 @@ import { trustedWorkspaceId } from '@shared/core';
 import { gate, lockWaiters, rowLockFree, useEmailDatabase } from '../testing/email-database.fixture';
 import { SubscriberRepository } from './subscriber.repository';
 
+/** The time the repositories are given as now. */
+const NOW = new Date('2026-06-01T00:00:00.000Z');
+
 const WORKSPACE = trustedWorkspaceId('wsp_writes');
 
 const newRow = (id: string, email: string, name = '') => ({
@@ -27,19 +30,19 @@ describe('SubscriberRepository writes (real PostgreSQL)', () => {
   describe('insertOrLock', () => {
     it('inserts a new email once; a second call returns the stored row untouched', async () => {
       const first = await repository.transaction((tx) =>
-        repository.insertOrLock(tx, WORKSPACE, { ...newRow('sub_once1', 'once@example.com', 'First'), country: 'FR' }),
+        repository.insertOrLock(WORKSPACE, tx, { ...newRow('sub_once1', 'once@example.com', 'First'), country: 'FR' }, NOW),
       );
       expect(first).toEqual({ ...newRow('sub_once1', 'once@example.com', 'First'), country: 'FR', created: true });
 
-      const second = await repository.transaction((tx) => repository.insertOrLock(tx, WORKSPACE, newRow('sub_once2', 'once@example.com', 'Second')));
+      const second = await repository.transaction((tx) => repository.insertOrLock(WORKSPACE, tx, newRow('sub_once2', 'once@example.com', 'Second'), NOW));
       expect(second).toEqual({ ...first, created: false });
       expect(await rowsWithEmail('once@example.com')).toEqual([{ id: 'sub_once1', name: 'First' }]);
     });
 
     it('holds the existing row locked until the transaction ends', async () => {
-      await repository.transaction((tx) => repository.insertOrLock(tx, WORKSPACE, newRow('sub_locked', 'locked@example.com')));
+      await repository.transaction((tx) => repository.insertOrLock(WORKSPACE, tx, newRow('sub_locked', 'locked@example.com'), NOW));
       await repository.transaction(async (tx) => {
-        await repository.insertOrLock(tx, WORKSPACE, newRow('sub_other', 'locked@example.com'));
+        await repository.insertOrLock(WORKSPACE, tx, newRow('sub_other', 'locked@example.com'), NOW);
         expect(await rowLockFree(database.observer(), 'subscribers', 'sub_locked')).toBe(false);
       });
       expect(await rowLockFree(database.observer(), 'subscribers', 'sub_locked')).toBe(true);
@@ -49,7 +52,7 @@ describe('SubscriberRepository writes (real PostgreSQL)', () => {
       const inserted = gate();
       const commit = gate();
       const creator = repository.transaction(async (tx) => {
-        const saved = await repository.insertOrLock(tx, WORKSPACE, newRow('sub_race0', 'race@example.com'));
+        const saved = await repository.insertOrLock(WORKSPACE, tx, newRow('sub_race0', 'race@example.com'), NOW);
         inserted.release();
         await commit.hold;
         return saved;
@@ -57,7 +60,7 @@ describe('SubscriberRepository writes (real PostgreSQL)', () => {
       await inserted.hold;
       // The creator has not committed, so the others wait on its entry in the unique index.
       const others = [1, 2, 3, 4, 5].map((n) =>
-        repository.transaction((tx) => repository.insertOrLock(tx, WORKSPACE, newRow(`sub_race${n}`, 'race@example.com'))),
+        repository.transaction((tx) => repository.insertOrLock(WORKSPACE, tx, newRow(`sub_race${n}`, 'race@example.com'), NOW)),
       );
       await lockWaiters(database.observer(), others.length);
       commit.release();
@@ -73,7 +76,7 @@ describe('SubscriberRepository writes (real PostgreSQL)', () => {
         data: { id: 'sub_lk', workspace_id: WORKSPACE, email: 'lk@example.com', name: 'Lk', status: 'Unsubscribed', custom_fields: { cf_a: 1 } },
       });
       await repository.transaction(async (tx) => {
-        expect(await repository.lock(tx, WORKSPACE, 'sub_lk')).toMatchObject({
+        expect(await repository.lock(WORKSPACE, tx, 'sub_lk')).toMatchObject({
           id: 'sub_lk',
           email: 'lk@example.com',
           name: 'Lk',
@@ -82,18 +85,18 @@ describe('SubscriberRepository writes (real PostgreSQL)', () => {
         });
         expect(await rowLockFree(database.observer(), 'subscribers', 'sub_lk')).toBe(false);
       });
-      expect(await repository.transaction((tx) => repository.lock(tx, WORKSPACE, 'sub_missing'))).toBeUndefined();
+      expect(await repository.transaction((tx) => repository.lock(WORKSPACE, tx, 'sub_missing'))).toBeUndefined();
     });
 
     it('update writes the given fields; emailTaken sees other subscribers only', async () => {
       await repository.transaction(async (tx) => {
-        await repository.insertOrLock(tx, WORKSPACE, newRow('sub_up', 'up@example.com'));
-        await repository.insertOrLock(tx, WORKSPACE, newRow('sub_up2', 'up2@example.com'));
+        await repository.insertOrLock(WORKSPACE, tx, newRow('sub_up', 'up@example.com'), NOW);
+        await repository.insertOrLock(WORKSPACE, tx, newRow('sub_up2', 'up2@example.com'), NOW);
       });
       await repository.transaction(async (tx) => {
-        expect(await repository.emailTaken(tx, WORKSPACE, 'up2@example.com', 'sub_up')).toBe(true);
-        expect(await repository.emailTaken(tx, WORKSPACE, 'up@example.com', 'sub_up')).toBe(false);
-        await repository.update(tx, WORKSPACE, 'sub_up', { name: 'Up', status: 'Blocked', custom_fields: { cf_b: 'x' } });
+        expect(await repository.emailTaken(WORKSPACE, tx, 'up2@example.com', 'sub_up')).toBe(true);
+        expect(await repository.emailTaken(WORKSPACE, tx, 'up@example.com', 'sub_up')).toBe(false);
+        await repository.update(WORKSPACE, tx, 'sub_up', { name: 'Up', status: 'Blocked', custom_fields: { cf_b: 'x' } }, NOW);
       });
       expect(await repository.view(WORKSPACE, 'sub_up')).toMatchObject({
         name: 'Up',
@@ -114,23 +117,23 @@ describe('SubscriberRepository writes (real PostgreSQL)', () => {
 
     it('addTags returns only the memberships it created, and skips unknown tags', async () => {
       await repository.transaction(async (tx) => {
-        expect(await repository.addTags(tx, WORKSPACE, 'sub_m', ['tag_mone', 'tag_unknown'])).toEqual(['tag_mone']);
-        expect((await repository.addTags(tx, WORKSPACE, 'sub_m', ['tag_mone', 'tag_mtwo'])).sort()).toEqual(['tag_mtwo']);
-        expect(await repository.addTags(tx, WORKSPACE, 'sub_m', [])).toEqual([]);
-        expect(await repository.removeTag(tx, WORKSPACE, 'sub_m', 'tag_mone')).toBe(true);
-        expect(await repository.removeTag(tx, WORKSPACE, 'sub_m', 'tag_mone')).toBe(false);
+        expect(await repository.addTags(WORKSPACE, tx, 'sub_m', ['tag_mone', 'tag_unknown'])).toEqual(['tag_mone']);
+        expect((await repository.addTags(WORKSPACE, tx, 'sub_m', ['tag_mone', 'tag_mtwo'])).sort()).toEqual(['tag_mtwo']);
+        expect(await repository.addTags(WORKSPACE, tx, 'sub_m', [])).toEqual([]);
+        expect(await repository.removeTag(WORKSPACE, tx, 'sub_m', 'tag_mone')).toBe(true);
+        expect(await repository.removeTag(WORKSPACE, tx, 'sub_m', 'tag_mone')).toBe(false);
       });
       expect((await repository.view(WORKSPACE, 'sub_m'))!.tags).toEqual([{ id: 'tag_mtwo', name: 'two' }]);
     });
 
     it('enroll counts real changes and re-activates a removed enrolment; unenroll ends an active one once', async () => {
       await repository.transaction(async (tx) => {
-        expect(await repository.enroll(tx, WORKSPACE, 'sub_m', ['seq_m1', 'seq_unknown'])).toBe(1);
-        expect(await repository.enroll(tx, WORKSPACE, 'sub_m', ['seq_m1', 'seq_m2'])).toBe(1);
-        expect(await repository.unenroll(tx, WORKSPACE, 'sub_m', 'seq_m1')).toBe(true);
-        expect(await repository.unenroll(tx, WORKSPACE, 'sub_m', 'seq_m1')).toBe(false);
-        expect(await repository.enroll(tx, WORKSPACE, 'sub_m', ['seq_m1'])).toBe(1);
-        expect([...(await repository.existingSequences(tx, WORKSPACE, ['seq_m2', 'seq_unknown']))]).toEqual(['seq_m2']);
+        expect(await repository.enroll(WORKSPACE, tx, 'sub_m', ['seq_m1', 'seq_unknown'], NOW)).toBe(1);
+        expect(await repository.enroll(WORKSPACE, tx, 'sub_m', ['seq_m1', 'seq_m2'], NOW)).toBe(1);
+        expect(await repository.unenroll(WORKSPACE, tx, 'sub_m', 'seq_m1', NOW)).toBe(true);
+        expect(await repository.unenroll(WORKSPACE, tx, 'sub_m', 'seq_m1', NOW)).toBe(false);
+        expect(await repository.enroll(WORKSPACE, tx, 'sub_m', ['seq_m1'], NOW)).toBe(1);
+        expect([...(await repository.existingSequences(WORKSPACE, tx, ['seq_m2', 'seq_unknown']))]).toEqual(['seq_m2']);
       });
       expect((await repository.view(WORKSPACE, 'sub_m'))!.sequence_ids.sort()).toEqual(['seq_m1', 'seq_m2']);
     });
@@ -145,7 +148,7 @@ describe('SubscriberRepository writes (real PostgreSQL)', () => {
         evidence_reference: 'form-123',
         technical_evidence_hash: null,
       };
-      await repository.transaction((tx) => repository.recordConsent(tx, WORKSPACE, 'sub_m', consent));
+      await repository.transaction((tx) => repository.recordConsent(WORKSPACE, tx, 'sub_m', consent, NOW));
       expect(await database.prisma().consentRecord.findUnique({ where: { id: 'cns_1' } })).toMatchObject({
         ...consent,
         workspace_id: WORKSPACE,
@@ -188,10 +191,10 @@ describe('SubscriberRepository writes (real PostgreSQL)', () => {
 
     /** What the service does: change memberships, then move the counters of what really changed. */
     const add = (subscriberId: string, tagIds: string[]) =>
-      repository.transaction(async (tx) => repository.bumpTagCounts(tx, WORKSPACE, await repository.addTags(tx, WORKSPACE, subscriberId, tagIds), 1));
+      repository.transaction(async (tx) => repository.bumpTagCounts(WORKSPACE, tx, await repository.addTags(WORKSPACE, tx, subscriberId, tagIds), 1));
     const remove = (subscriberId: string, tagId: string) =>
       repository.transaction(async (tx) => {
-        if (await repository.removeTag(tx, WORKSPACE, subscriberId, tagId)) await repository.bumpTagCounts(tx, WORKSPACE, [tagId], -1);
+        if (await repository.removeTag(WORKSPACE, tx, subscriberId, tagId)) await repository.bumpTagCounts(WORKSPACE, tx, [tagId], -1);
       });
 
     it('stay exact when writers add and remove the same tags at once, duplicates included', async () => {
@@ -199,7 +202,7 @@ describe('SubscriberRepository writes (real PostgreSQL)', () => {
       const commit = gate();
       // The first writer holds both counters, so all the others queue behind it and then behind each other.
       const first = repository.transaction(async (tx) => {
-        await repository.bumpTagCounts(tx, WORKSPACE, await repository.addTags(tx, WORKSPACE, 'sub_c7', ['tag_c1', 'tag_c2']), 1);
+        await repository.bumpTagCounts(WORKSPACE, tx, await repository.addTags(WORKSPACE, tx, 'sub_c7', ['tag_c1', 'tag_c2']), 1);
         bumped.release();
         await commit.hold;
       });

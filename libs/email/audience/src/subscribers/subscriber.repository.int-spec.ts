@@ -1,7 +1,14 @@
 import { EmailPrisma } from '@email/data-access';
 import type { AppConfig } from '@shared/config';
+import { trustedWorkspaceId } from '@shared/core';
 import { createTestDatabase, TestDatabase } from '@shared/testing';
 import { SubscriberRepository } from './subscriber.repository';
+
+/** The time the repositories are given as now. */
+const NOW = new Date('2026-06-01T00:00:00.000Z');
+
+const MINE = trustedWorkspaceId('ws_mine');
+const OTHER = trustedWorkspaceId('ws_other');
 
 /** Every repository method is scoped by the workspace id it is given: another workspace's id changes nothing. */
 describe('SubscriberRepository tenancy', () => {
@@ -38,25 +45,25 @@ describe('SubscriberRepository tenancy', () => {
   it('changes nothing when called with another workspace id', async () => {
     const before = await snapshot();
     await repository.transaction(async (tx) => {
-      expect(await repository.lock(tx, 'ws_other', 'sub_1')).toBeUndefined();
-      await repository.touch(tx, 'ws_other', 'sub_1');
-      expect(await repository.removeTag(tx, 'ws_other', 'sub_1', 'tag_1')).toBe(false);
-      expect(await repository.unenroll(tx, 'ws_other', 'sub_1', 'seq_1')).toBe(false);
-      await repository.bumpTagCounts(tx, 'ws_other', ['tag_1'], -1);
-      expect(await repository.addTags(tx, 'ws_other', 'sub_1', ['tag_2'])).toEqual([]);
-      expect(await repository.enroll(tx, 'ws_other', 'sub_1', ['seq_2'])).toBe(0);
+      expect(await repository.lock(OTHER, tx, 'sub_1')).toBeUndefined();
+      await repository.touch(OTHER, tx, 'sub_1', NOW);
+      expect(await repository.removeTag(OTHER, tx, 'sub_1', 'tag_1')).toBe(false);
+      expect(await repository.unenroll(OTHER, tx, 'sub_1', 'seq_1', NOW)).toBe(false);
+      await repository.bumpTagCounts(OTHER, tx, ['tag_1'], -1);
+      expect(await repository.addTags(OTHER, tx, 'sub_1', ['tag_2'])).toEqual([]);
+      expect(await repository.enroll(OTHER, tx, 'sub_1', ['seq_2'], NOW)).toBe(0);
     });
-    expect(await repository.view('ws_other', 'sub_1')).toBeUndefined();
-    expect(await repository.delete('ws_other', 'sub_1')).toBe(false);
+    expect(await repository.view(OTHER, 'sub_1')).toBeUndefined();
+    expect(await repository.delete(OTHER, 'sub_1')).toBe(false);
     expect(await snapshot()).toEqual(before);
   });
 
   it('does change them with the right workspace id', async () => {
     await repository.transaction(async (tx) => {
-      await repository.touch(tx, 'ws_mine', 'sub_1');
-      expect(await repository.removeTag(tx, 'ws_mine', 'sub_1', 'tag_1')).toBe(true);
-      expect(await repository.unenroll(tx, 'ws_mine', 'sub_1', 'seq_1')).toBe(true);
-      await repository.bumpTagCounts(tx, 'ws_mine', ['tag_1'], -1);
+      await repository.touch(MINE, tx, 'sub_1', NOW);
+      expect(await repository.removeTag(MINE, tx, 'sub_1', 'tag_1')).toBe(true);
+      expect(await repository.unenroll(MINE, tx, 'sub_1', 'seq_1', NOW)).toBe(true);
+      await repository.bumpTagCounts(MINE, tx, ['tag_1'], -1);
     });
     const after = await snapshot();
     expect(after.subscriber!.updated_at.getTime()).toBeGreaterThan(new Date('2026-01-01T00:00:00Z').getTime());

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EmailPrisma, Prisma, SubscriberStatus } from '@email/data-access';
+import { WorkspaceId } from '@shared/core';
 import { KeysetPage } from '@shared/pagination';
 import type { SubscriberDto } from './subscriber.dto';
 
@@ -25,6 +26,18 @@ export interface SubscriberChanges {
 }
 
 type Db = Prisma.TransactionClient | EmailPrisma;
+type Tx = Prisma.TransactionClient;
+
+/** Consent evidence to store with a subscriber write. */
+export interface NewConsentRecord {
+  id: string;
+  lawful_basis: string;
+  consent_text_version?: string | null;
+  collected_at: Date;
+  source_url?: string | null;
+  evidence_reference: string;
+  technical_evidence_hash?: string | null;
+}
 
 /** The stored fields a write compares against, read under a row lock. */
 export interface LockedSubscriber {
@@ -36,6 +49,9 @@ export interface LockedSubscriber {
   subscribed_at: Date;
   custom_fields: Record<string, unknown>;
 }
+
+/** A subscriber to insert (see insertOrLock): the fields a locked read returns. */
+export type NewSubscriber = LockedSubscriber;
 
 const LOCKED = Prisma.sql`id, email, name, status, country, subscribed_at, custom_fields`;
 
@@ -81,7 +97,7 @@ const SEQUENCE_CONDITIONS: Record<string, { negate: boolean; state: Prisma.Sql }
   has_never_been_in_any_of: { negate: true, state: Prisma.empty },
 };
 
-function conditions(workspaceId: string, filter: SubscriberFilter): Prisma.Sql[] {
+function conditions(workspaceId: WorkspaceId, filter: SubscriberFilter): Prisma.Sql[] {
   const where = [Prisma.sql`s.workspace_id = ${workspaceId}`];
   if (filter.email) where.push(Prisma.sql`s.email = ${filter.email}`);
   if (filter.status) where.push(Prisma.sql`s.status = ${filter.status}::"SubscriberStatus"`);
@@ -109,7 +125,7 @@ function conditions(workspaceId: string, filter: SubscriberFilter): Prisma.Sql[]
  * The statement behind `GET /v1/subscribers`: newest first, keyset-paginated (page 5,000 costs what
  * page 1 costs), the page's documents aggregated into one JSON array.
  */
-export function subscriberPageQuery(workspaceId: string, filter: SubscriberFilter, page: KeysetPage): Prisma.Sql {
+export function subscriberPageQuery(workspaceId: WorkspaceId, filter: SubscriberFilter, page: KeysetPage): Prisma.Sql {
   const where = conditions(workspaceId, filter);
   if (page.after) where.push(Prisma.sql`(s.created_at, s.id) < (${page.after.created_at}, ${page.after.id})`);
   return Prisma.sql`
@@ -127,17 +143,20 @@ export function subscriberPageQuery(workspaceId: string, filter: SubscriberFilte
 
 const TRANSACTION_BOUNDS = { maxWait: 10_000, timeout: 15_000 };
 
-/** Subscribers and their tag and sequence memberships. Raw SQL where one statement beats several ORM calls. */
+/**
+ * Subscribers and their tag and sequence memberships. Raw SQL where one statement beats several ORM calls. Every
+ * statement names the workspace; times come from the caller's clock.
+ */
 @Injectable()
 export class SubscriberRepository {
   constructor(private readonly prisma: EmailPrisma) {}
 
-  async page(workspaceId: string, filter: SubscriberFilter, page: KeysetPage): Promise<SubscriberPageJson> {
+  async page(workspaceId: WorkspaceId, filter: SubscriberFilter, page: KeysetPage): Promise<SubscriberPageJson> {
     const [row] = await this.prisma.$queryRaw<SubscriberPageJson[]>(subscriberPageQuery(workspaceId, filter, page));
     return row;
   }
 
-  async view(workspaceId: string, id: string, db: Db = this.prisma): Promise<SubscriberDto | undefined> {
+  async view(workspaceId: WorkspaceId, id: string, db: Db = this.prisma): Promise<SubscriberDto | undefined> {
     const rows = await db.$queryRaw<Array<{ doc: string }>>`SELECT ${DOCUMENT}::text AS doc FROM subscribers s WHERE s.workspace_id = ${workspaceId} AND s.id = ${id}`;
     return rows[0] && (JSON.parse(rows[0].doc) as SubscriberDto);
   }
@@ -146,35 +165,31 @@ export class SubscriberRepository {
    * Inserts unless the email exists; either way returns the row, locked for this transaction, in one
    * round trip (the no-op update on conflict takes the lock; `xmax = 0` tells a fresh insert apart).
    */
-  async insertOrLock(
-    tx: Prisma.TransactionClient,
-    workspaceId: string,
-    row: { id: string; email: string; name: string; status: SubscriberStatus; country: string | null; subscribed_at: Date; custom_fields: object },
-  ): Promise<{ created: boolean } & LockedSubscriber> {
+  async insertOrLock(workspaceId: WorkspaceId, tx: Tx, row: NewSubscriber, now: Date): Promise<{ created: boolean } & LockedSubscriber> {
     const [saved] = await tx.$queryRaw<Array<{ created: boolean } & LockedSubscriber>>`
       INSERT INTO subscribers (id, workspace_id, email, name, status, country, subscribed_at, custom_fields, created_at, updated_at)
       VALUES (${row.id}, ${workspaceId}, ${row.email}, ${row.name}, ${row.status}::"SubscriberStatus", ${row.country}, ${row.subscribed_at},
-              ${JSON.stringify(row.custom_fields)}::jsonb, now(), now())
+              ${JSON.stringify(row.custom_fields)}::jsonb, ${now}, ${now})
       ON CONFLICT (workspace_id, email) DO UPDATE SET email = EXCLUDED.email
       RETURNING (xmax = 0) AS created, ${LOCKED}`;
     return saved;
   }
 
   /** Locks one subscriber for this transaction; undefined when it does not exist in the workspace. */
-  async lock(tx: Prisma.TransactionClient, workspaceId: string, id: string): Promise<LockedSubscriber | undefined> {
+  async lock(workspaceId: WorkspaceId, tx: Tx, id: string): Promise<LockedSubscriber | undefined> {
     const rows = await tx.$queryRaw<LockedSubscriber[]>`SELECT ${LOCKED} FROM subscribers WHERE workspace_id = ${workspaceId} AND id = ${id} FOR UPDATE`;
     return rows[0];
   }
 
-  async update(tx: Prisma.TransactionClient, workspaceId: string, id: string, changes: SubscriberChanges): Promise<void> {
-    await tx.subscriber.update({ where: { id, workspace_id: workspaceId }, data: changes as Prisma.SubscriberUpdateInput });
+  async update(workspaceId: WorkspaceId, tx: Tx, id: string, changes: SubscriberChanges, now: Date): Promise<void> {
+    await tx.subscriber.update({ where: { id, workspace_id: workspaceId }, data: { ...(changes as Prisma.SubscriberUpdateInput), updated_at: now } });
   }
 
-  async touch(tx: Prisma.TransactionClient, workspaceId: string, id: string): Promise<void> {
-    await tx.$executeRaw`UPDATE subscribers SET updated_at = now() WHERE workspace_id = ${workspaceId} AND id = ${id}`;
+  async touch(workspaceId: WorkspaceId, tx: Tx, id: string, now: Date): Promise<void> {
+    await tx.$executeRaw`UPDATE subscribers SET updated_at = ${now} WHERE workspace_id = ${workspaceId} AND id = ${id}`;
   }
 
-  emailTaken(tx: Prisma.TransactionClient, workspaceId: string, email: string, exceptId: string): Promise<boolean> {
+  emailTaken(workspaceId: WorkspaceId, tx: Tx, email: string, exceptId: string): Promise<boolean> {
     return tx.subscriber.count({ where: { workspace_id: workspaceId, email, NOT: { id: exceptId } } }).then((n) => n > 0);
   }
 
@@ -182,7 +197,7 @@ export class SubscriberRepository {
    * Adds tags; returns the ids that were new. The caller moves their counters (see bumpTagCounts). Only the
    * workspace's own subscriber and tags are ever joined.
    */
-  async addTags(tx: Prisma.TransactionClient, workspaceId: string, subscriberId: string, tagIds: string[]): Promise<string[]> {
+  async addTags(workspaceId: WorkspaceId, tx: Tx, subscriberId: string, tagIds: string[]): Promise<string[]> {
     if (!tagIds.length) return [];
     const added = await tx.$queryRaw<Array<{ tag_id: string }>>`
       INSERT INTO subscriber_tags (workspace_id, subscriber_id, tag_id)
@@ -192,7 +207,7 @@ export class SubscriberRepository {
     return added.map((a) => a.tag_id);
   }
 
-  async removeTag(tx: Prisma.TransactionClient, workspaceId: string, subscriberId: string, tagId: string): Promise<boolean> {
+  async removeTag(workspaceId: WorkspaceId, tx: Tx, subscriberId: string, tagId: string): Promise<boolean> {
     const removed = await tx.$executeRaw`
       DELETE FROM subscriber_tags WHERE workspace_id = ${workspaceId} AND subscriber_id = ${subscriberId} AND tag_id = ${tagId}`;
     return removed > 0;
@@ -203,57 +218,58 @@ export class SubscriberRepository {
    * tag, so call this last, right before commit: the row lock is then held only for the commit. The rows are
    * locked in id order, so writers moving several counters at once cannot deadlock each other.
    */
-  async bumpTagCounts(tx: Prisma.TransactionClient, workspaceId: string, tagIds: string[], delta: 1 | -1): Promise<void> {
+  async bumpTagCounts(workspaceId: WorkspaceId, tx: Tx, tagIds: string[], delta: 1 | -1): Promise<void> {
     if (!tagIds.length) return;
     await tx.$executeRaw`
       WITH locked AS MATERIALIZED (
         SELECT id FROM tags WHERE workspace_id = ${workspaceId} AND id = ANY(${tagIds}::text[]) ORDER BY id FOR NO KEY UPDATE
       )
-      UPDATE tags SET subscriber_count = tags.subscriber_count + ${delta} FROM locked WHERE tags.id = locked.id`;
+      UPDATE tags SET subscriber_count = tags.subscriber_count + ${delta} FROM locked WHERE tags.workspace_id = ${workspaceId} AND tags.id = locked.id`;
   }
 
   /** Enrolls (or re-activates) the subscriber in each sequence; returns how many changed. */
-  async enroll(tx: Prisma.TransactionClient, workspaceId: string, subscriberId: string, sequenceIds: string[]): Promise<number> {
+  async enroll(workspaceId: WorkspaceId, tx: Tx, subscriberId: string, sequenceIds: string[], now: Date): Promise<number> {
     if (!sequenceIds.length) return 0;
     return tx.$executeRaw`
       INSERT INTO sequence_enrollments (workspace_id, subscriber_id, sequence_id, state, enrolled_at, updated_at)
-      SELECT s.workspace_id, s.id, q.id, 'active', now(), now() FROM subscribers s JOIN sequences q ON q.workspace_id = s.workspace_id
+      SELECT s.workspace_id, s.id, q.id, 'active', ${now}, ${now} FROM subscribers s JOIN sequences q ON q.workspace_id = s.workspace_id
       WHERE s.workspace_id = ${workspaceId} AND s.id = ${subscriberId} AND q.id = ANY(${sequenceIds}::text[])
-      ON CONFLICT (subscriber_id, sequence_id) DO UPDATE SET state = 'active', enrolled_at = now(), updated_at = now()
-      WHERE sequence_enrollments.state <> 'active'`;
+      ON CONFLICT (subscriber_id, sequence_id) DO UPDATE SET state = 'active', enrolled_at = ${now}, updated_at = ${now}
+      WHERE sequence_enrollments.workspace_id = ${workspaceId} AND sequence_enrollments.state <> 'active'`;
   }
 
   /** Ends an active enrollment (kept as history for the "has ever been in" filters). */
-  async unenroll(tx: Prisma.TransactionClient, workspaceId: string, subscriberId: string, sequenceId: string): Promise<boolean> {
+  async unenroll(workspaceId: WorkspaceId, tx: Tx, subscriberId: string, sequenceId: string, now: Date): Promise<boolean> {
     const changed = await tx.$executeRaw`
-      UPDATE sequence_enrollments SET state = 'removed', updated_at = now()
+      UPDATE sequence_enrollments SET state = 'removed', updated_at = ${now}
       WHERE workspace_id = ${workspaceId} AND subscriber_id = ${subscriberId} AND sequence_id = ${sequenceId} AND state = 'active'`;
     return changed > 0;
   }
 
-  async existingSequences(tx: Prisma.TransactionClient, workspaceId: string, ids: string[]): Promise<Set<string>> {
+  async existingSequences(workspaceId: WorkspaceId, tx: Tx, ids: string[]): Promise<Set<string>> {
     if (!ids.length) return new Set();
     const rows = await tx.sequence.findMany({ where: { workspace_id: workspaceId, id: { in: ids } }, select: { id: true } });
     return new Set(rows.map((r) => r.id));
   }
 
-  async recordConsent(
-    tx: Prisma.TransactionClient,
-    workspaceId: string,
-    subscriberId: string,
-    consent: Omit<Prisma.ConsentRecordCreateManyInput, 'workspace_id' | 'subscriber_id'>,
-  ): Promise<void> {
-    await tx.consentRecord.create({ data: { ...consent, workspace_id: workspaceId, subscriber_id: subscriberId } });
+  /** Stores consent evidence for the workspace's own subscriber; any other subscriber id stores nothing. */
+  async recordConsent(workspaceId: WorkspaceId, tx: Tx, subscriberId: string, consent: NewConsentRecord, now: Date): Promise<void> {
+    await tx.$executeRaw`
+      INSERT INTO consent_records (id, workspace_id, subscriber_id, lawful_basis, consent_text_version, collected_at, source_url,
+                                   evidence_reference, technical_evidence_hash, recorded_at)
+      SELECT ${consent.id}, s.workspace_id, s.id, ${consent.lawful_basis}, ${consent.consent_text_version ?? null}, ${consent.collected_at},
+             ${consent.source_url ?? null}, ${consent.evidence_reference}, ${consent.technical_evidence_hash ?? null}, ${now}
+      FROM subscribers s WHERE s.workspace_id = ${workspaceId} AND s.id = ${subscriberId}`;
   }
 
   /** Deletes a subscriber (memberships cascade) after moving its tags' counters down. */
-  async delete(workspaceId: string, id: string): Promise<boolean> {
+  async delete(workspaceId: WorkspaceId, id: string): Promise<boolean> {
     return this.transaction(async (tx) => {
-      const locked = await this.lock(tx, workspaceId, id);
+      const locked = await this.lock(workspaceId, tx, id);
       if (!locked) return false;
       const memberships = await tx.subscriberTag.findMany({ where: { workspace_id: workspaceId, subscriber_id: id }, select: { tag_id: true } });
       await tx.subscriber.delete({ where: { id, workspace_id: workspaceId } });
-      await this.bumpTagCounts(tx, workspaceId, memberships.map((m) => m.tag_id), -1);
+      await this.bumpTagCounts(workspaceId, tx, memberships.map((m) => m.tag_id), -1);
       return true;
     });
   }
@@ -262,7 +278,7 @@ export class SubscriberRepository {
    * An interactive transaction. Prisma's defaults (2 s to get a connection, 5 s in all) turn a burst of writers
    * queueing for the pool into 500s; these bounds only stop a transaction that is really stuck.
    */
-  transaction<T>(work: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     return this.prisma.$transaction(work, TRANSACTION_BOUNDS);
   }
 }

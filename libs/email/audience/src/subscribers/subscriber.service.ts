@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Prisma } from '@email/data-access';
 import { Outbox } from '@email/events';
-import { Clock, IdGenerator } from '@shared/core';
+import { Clock, IdGenerator, WorkspaceId } from '@shared/core';
 import { Conflict, InvalidRequest, NotFound } from '@shared/errors';
 import { CursorCodec, KeysetPosition, readKeysetPage } from '@shared/pagination';
 import { isBlank } from '../common/blank';
@@ -55,7 +55,7 @@ export class SubscriberService {
   ) {}
 
   /** The list response, already serialized: PostgreSQL builds the documents, Node adds the pagination. */
-  async listJson(workspaceId: string, query: SubscriberListQueryDto): Promise<string> {
+  async listJson(workspaceId: WorkspaceId, query: SubscriberListQueryDto): Promise<string> {
     const scope = `${workspaceId}:subscribers`;
     const page = readKeysetPage(this.cursors, scope, query);
     const filter: SubscriberFilter = {
@@ -74,24 +74,24 @@ export class SubscriberService {
     return `{"data":${result.data},"pagination":${JSON.stringify({ has_more: hasMore, next_cursor: nextCursor })}}`;
   }
 
-  async get(workspaceId: string, id: string): Promise<SubscriberDto> {
+  async get(workspaceId: WorkspaceId, id: string): Promise<SubscriberDto> {
     const subscriber = await this.repository.view(workspaceId, id);
     if (!subscriber) throw NotFound('subscriber', id);
     return subscriber;
   }
 
   /** Creates or updates by email. Returns whether the subscriber was created (201) or updated (200). */
-  async upsert(workspaceId: string, input: SubscriberUpsertRequestDto): Promise<{ created: boolean; subscriber: SubscriberDto }> {
+  async upsert(workspaceId: WorkspaceId, input: SubscriberUpsertRequestDto): Promise<{ created: boolean; subscriber: SubscriberDto }> {
     const email = emailIdentity(input.email);
     const profile = await this.profileChanges(workspaceId, input);
     const status = isBlank(input.status) ? undefined : (input.status as SubscriberStatusName);
     this.checkConsentTime(input.consent_evidence);
 
     return this.repository.transaction(async (tx) => {
-      const tagIds = await this.resolveTags(tx, workspaceId, input.existing_tag_ids ?? [], input.new_tags ?? []);
-      await this.requireSequences(tx, workspaceId, input.sequence_ids ?? [], 'sequence_ids');
       const now = this.clock.now();
-      const saved = await this.repository.insertOrLock(tx, workspaceId, {
+      const tagIds = await this.resolveTags(workspaceId, tx, input.existing_tag_ids ?? [], input.new_tags ?? [], now);
+      await this.requireSequences(workspaceId, tx, input.sequence_ids ?? [], 'sequence_ids');
+      const saved = await this.repository.insertOrLock(workspaceId, tx, {
         id: this.ids.newId('sub'),
         email,
         name: profile.name ?? '',
@@ -99,90 +99,91 @@ export class SubscriberService {
         country: profile.country ?? null,
         subscribed_at: profile.subscribed_at ?? now,
         custom_fields: profile.custom_fields ?? {},
-      });
+      }, now);
       let addedTags: string[];
       if (!saved.created) {
         if (input.create_only) throw Conflict('subscriber_exists', 'A subscriber with this email already exists.', { field: 'email' });
         this.requireConsentToActivate(saved.status, status, input.consent_evidence);
         const changes = changesFrom(saved, { ...profile, ...(status ? { status } : {}) });
-        if (Object.keys(changes).length) await this.repository.update(tx, workspaceId, saved.id, changes);
+        if (Object.keys(changes).length) await this.repository.update(workspaceId, tx, saved.id, changes, now);
         // A status change has its own event; subscriber.updated lists the other fields that changed.
         const updatedFields = Object.keys(changes).filter((field) => field !== 'status');
-        addedTags = await this.membershipChanges(tx, workspaceId, saved.id, tagIds, input.sequence_ids ?? [], updatedFields);
-        if (updatedFields.length && !Object.keys(changes).length) await this.repository.touch(tx, workspaceId, saved.id);
-        if (updatedFields.length) await this.outbox.record(tx, workspaceId, 'subscriber.updated', { subscriber: { id: saved.id }, changed_fields: updatedFields });
-        if (status && status !== saved.status) await this.recordStatusChange(tx, workspaceId, saved.id, saved.status, status);
+        addedTags = await this.membershipChanges(workspaceId, tx, saved.id, tagIds, input.sequence_ids ?? [], updatedFields, now);
+        if (updatedFields.length && !Object.keys(changes).length) await this.repository.touch(workspaceId, tx, saved.id, now);
+        if (updatedFields.length) await this.outbox.record(workspaceId, tx, 'subscriber.updated', { subscriber: { id: saved.id }, changed_fields: updatedFields });
+        if (status && status !== saved.status) await this.recordStatusChange(workspaceId, tx, saved.id, saved.status, status);
       } else {
-        addedTags = await this.membershipChanges(tx, workspaceId, saved.id, tagIds, input.sequence_ids ?? [], []);
-        await this.outbox.record(tx, workspaceId, 'subscriber.created', { subscriber: { id: saved.id }, status: status ?? 'Active' });
+        addedTags = await this.membershipChanges(workspaceId, tx, saved.id, tagIds, input.sequence_ids ?? [], [], now);
+        await this.outbox.record(workspaceId, tx, 'subscriber.created', { subscriber: { id: saved.id }, status: status ?? 'Active' });
       }
-      if (input.consent_evidence) await this.recordConsent(tx, workspaceId, saved.id, input.consent_evidence);
+      if (input.consent_evidence) await this.recordConsent(workspaceId, tx, saved.id, input.consent_evidence, now);
       const subscriber = (await this.repository.view(workspaceId, saved.id, tx))!;
-      await this.repository.bumpTagCounts(tx, workspaceId, addedTags, 1);
+      await this.repository.bumpTagCounts(workspaceId, tx, addedTags, 1);
       return { created: saved.created, subscriber };
     });
   }
 
-  async update(workspaceId: string, id: string, input: SubscriberUpdateRequestDto): Promise<SubscriberDto> {
+  async update(workspaceId: WorkspaceId, id: string, input: SubscriberUpdateRequestDto): Promise<SubscriberDto> {
     const profile = await this.profileChanges(workspaceId, input);
     return this.repository.transaction(async (tx) => {
-      const current = await this.requireSubscriber(tx, workspaceId, id);
+      const current = await this.requireSubscriber(workspaceId, tx, id);
       const changes = changesFrom(current, { ...profile, ...(isBlank(input.email) ? {} : { email: emailIdentity(input.email!) }) });
-      if (changes.email && (await this.repository.emailTaken(tx, workspaceId, changes.email, id))) {
+      if (changes.email && (await this.repository.emailTaken(workspaceId, tx, changes.email, id))) {
         throw Conflict('subscriber_email_taken', 'Another subscriber already has this email.', { field: 'email' });
       }
       const changedFields = Object.keys(changes);
       if (changedFields.length) {
-        await this.repository.update(tx, workspaceId, id, changes);
-        await this.outbox.record(tx, workspaceId, 'subscriber.updated', { subscriber: { id }, changed_fields: changedFields });
+        await this.repository.update(workspaceId, tx, id, changes, this.clock.now());
+        await this.outbox.record(workspaceId, tx, 'subscriber.updated', { subscriber: { id }, changed_fields: changedFields });
       }
       return (await this.repository.view(workspaceId, id, tx))!;
     });
   }
 
-  async setStatus(workspaceId: string, id: string, input: SubscriberStatusRequestDto): Promise<SubscriberDto> {
+  async setStatus(workspaceId: WorkspaceId, id: string, input: SubscriberStatusRequestDto): Promise<SubscriberDto> {
     this.checkConsentTime(input.consent_evidence);
     return this.repository.transaction(async (tx) => {
-      const current = await this.requireSubscriber(tx, workspaceId, id);
+      const now = this.clock.now();
+      const current = await this.requireSubscriber(workspaceId, tx, id);
       this.requireConsentToActivate(current.status, input.status, input.consent_evidence);
       if (input.status !== current.status) {
-        await this.repository.update(tx, workspaceId, id, { status: input.status });
-        await this.recordStatusChange(tx, workspaceId, id, current.status, input.status);
+        await this.repository.update(workspaceId, tx, id, { status: input.status }, now);
+        await this.recordStatusChange(workspaceId, tx, id, current.status, input.status);
       }
-      if (input.consent_evidence) await this.recordConsent(tx, workspaceId, id, input.consent_evidence);
+      if (input.consent_evidence) await this.recordConsent(workspaceId, tx, id, input.consent_evidence, now);
       return (await this.repository.view(workspaceId, id, tx))!;
     });
   }
 
-  async delete(workspaceId: string, id: string): Promise<void> {
+  async delete(workspaceId: WorkspaceId, id: string): Promise<void> {
     if (!(await this.repository.delete(workspaceId, id))) throw NotFound('subscriber', id);
   }
 
-  addTag(workspaceId: string, id: string, tagId: string): Promise<SubscriberDto> {
+  addTag(workspaceId: WorkspaceId, id: string, tagId: string): Promise<SubscriberDto> {
     return this.changeMembership(workspaceId, id, 'tags', async (tx) => {
-      if (!(await this.tags.existing(tx, workspaceId, [tagId])).size) throw NotFound('tag', tagId);
-      return (await this.repository.addTags(tx, workspaceId, id, [tagId])).length ? { tagId, delta: 1 } : false;
+      if (!(await this.tags.existing(workspaceId, tx, [tagId])).size) throw NotFound('tag', tagId);
+      return (await this.repository.addTags(workspaceId, tx, id, [tagId])).length ? { tagId, delta: 1 } : false;
     });
   }
 
-  removeTag(workspaceId: string, id: string, tagId: string): Promise<SubscriberDto> {
+  removeTag(workspaceId: WorkspaceId, id: string, tagId: string): Promise<SubscriberDto> {
     return this.changeMembership(workspaceId, id, 'tags', async (tx) => {
-      if (!(await this.tags.existing(tx, workspaceId, [tagId])).size) throw NotFound('tag', tagId);
-      return (await this.repository.removeTag(tx, workspaceId, id, tagId)) ? { tagId, delta: -1 } : false;
+      if (!(await this.tags.existing(workspaceId, tx, [tagId])).size) throw NotFound('tag', tagId);
+      return (await this.repository.removeTag(workspaceId, tx, id, tagId)) ? { tagId, delta: -1 } : false;
     });
   }
 
-  addSequence(workspaceId: string, id: string, sequenceId: string): Promise<SubscriberDto> {
-    return this.changeMembership(workspaceId, id, 'sequence_ids', async (tx) => {
-      if (!(await this.repository.existingSequences(tx, workspaceId, [sequenceId])).size) throw NotFound('sequence', sequenceId);
-      return (await this.repository.enroll(tx, workspaceId, id, [sequenceId])) > 0;
+  addSequence(workspaceId: WorkspaceId, id: string, sequenceId: string): Promise<SubscriberDto> {
+    return this.changeMembership(workspaceId, id, 'sequence_ids', async (tx, now) => {
+      if (!(await this.repository.existingSequences(workspaceId, tx, [sequenceId])).size) throw NotFound('sequence', sequenceId);
+      return (await this.repository.enroll(workspaceId, tx, id, [sequenceId], now)) > 0;
     });
   }
 
-  removeSequence(workspaceId: string, id: string, sequenceId: string): Promise<SubscriberDto> {
-    return this.changeMembership(workspaceId, id, 'sequence_ids', async (tx) => {
-      if (!(await this.repository.existingSequences(tx, workspaceId, [sequenceId])).size) throw NotFound('sequence', sequenceId);
-      return this.repository.unenroll(tx, workspaceId, id, sequenceId);
+  removeSequence(workspaceId: WorkspaceId, id: string, sequenceId: string): Promise<SubscriberDto> {
+    return this.changeMembership(workspaceId, id, 'sequence_ids', async (tx, now) => {
+      if (!(await this.repository.existingSequences(workspaceId, tx, [sequenceId])).size) throw NotFound('sequence', sequenceId);
+      return this.repository.unenroll(workspaceId, tx, id, sequenceId, now);
     });
   }
 
@@ -191,27 +192,28 @@ export class SubscriberService {
    * says whether anything changed, and for tags which counter moves (last, right before commit).
    */
   private changeMembership(
-    workspaceId: string,
+    workspaceId: WorkspaceId,
     id: string,
     field: 'tags' | 'sequence_ids',
-    change: (tx: Prisma.TransactionClient) => Promise<boolean | { tagId: string; delta: 1 | -1 }>,
+    change: (tx: Prisma.TransactionClient, now: Date) => Promise<boolean | { tagId: string; delta: 1 | -1 }>,
   ): Promise<SubscriberDto> {
     return this.repository.transaction(async (tx) => {
-      await this.requireSubscriber(tx, workspaceId, id);
-      const changed = await change(tx);
+      const now = this.clock.now();
+      await this.requireSubscriber(workspaceId, tx, id);
+      const changed = await change(tx, now);
       if (changed) {
-        await this.repository.touch(tx, workspaceId, id);
-        await this.outbox.record(tx, workspaceId, 'subscriber.updated', { subscriber: { id }, changed_fields: [field] });
+        await this.repository.touch(workspaceId, tx, id, now);
+        await this.outbox.record(workspaceId, tx, 'subscriber.updated', { subscriber: { id }, changed_fields: [field] });
       }
       const subscriber = (await this.repository.view(workspaceId, id, tx))!;
-      if (typeof changed === 'object') await this.repository.bumpTagCounts(tx, workspaceId, [changed.tagId], changed.delta);
+      if (typeof changed === 'object') await this.repository.bumpTagCounts(workspaceId, tx, [changed.tagId], changed.delta);
       return subscriber;
     });
   }
 
   /** The filled-in profile fields of an upsert or update, validated and normalized; blanks are left out. */
   private async profileChanges(
-    workspaceId: string,
+    workspaceId: WorkspaceId,
     input: { name?: string | null; country?: string | null; subscribed_on?: string | null; custom_fields?: Record<string, unknown> | null },
   ): Promise<Omit<SubscriberChanges, 'email' | 'status'>> {
     const changes: Omit<SubscriberChanges, 'email' | 'status'> = {};
@@ -226,36 +228,37 @@ export class SubscriberService {
     return changes;
   }
 
-  private async resolveTags(tx: Prisma.TransactionClient, workspaceId: string, existingIds: string[], newNames: string[]): Promise<string[]> {
-    const found = await this.tags.existing(tx, workspaceId, existingIds);
+  private async resolveTags(workspaceId: WorkspaceId, tx: Prisma.TransactionClient, existingIds: string[], newNames: string[], now: Date): Promise<string[]> {
+    const found = await this.tags.existing(workspaceId, tx, existingIds);
     const missing = existingIds.findIndex((id) => !found.has(id));
     if (missing >= 0) throw InvalidRequest('unknown_tag', `Tag "${existingIds[missing]}" does not exist.`, `existing_tag_ids[${missing}]`);
-    const created = await this.tags.findOrCreateByNames(tx, workspaceId, newNames, () => this.ids.newId('tag'));
+    const created = await this.tags.findOrCreateByNames(workspaceId, tx, newNames, () => this.ids.newId('tag'), now);
     return [...new Set([...existingIds, ...created])];
   }
 
-  private async requireSequences(tx: Prisma.TransactionClient, workspaceId: string, ids: string[], field: string): Promise<void> {
-    const found = await this.repository.existingSequences(tx, workspaceId, ids);
+  private async requireSequences(workspaceId: WorkspaceId, tx: Prisma.TransactionClient, ids: string[], field: string): Promise<void> {
+    const found = await this.repository.existingSequences(workspaceId, tx, ids);
     const missing = ids.findIndex((id) => !found.has(id));
     if (missing >= 0) throw InvalidRequest('unknown_sequence', `Sequence "${ids[missing]}" does not exist.`, `${field}[${missing}]`);
   }
 
   private async membershipChanges(
+    workspaceId: WorkspaceId,
     tx: Prisma.TransactionClient,
-    workspaceId: string,
     id: string,
     tagIds: string[],
     sequenceIds: string[],
     changedFields: string[],
+    now: Date,
   ): Promise<string[]> {
-    const addedTags = await this.repository.addTags(tx, workspaceId, id, tagIds);
+    const addedTags = await this.repository.addTags(workspaceId, tx, id, tagIds);
     if (addedTags.length) changedFields.push('tags');
-    if (await this.repository.enroll(tx, workspaceId, id, sequenceIds)) changedFields.push('sequence_ids');
+    if (await this.repository.enroll(workspaceId, tx, id, sequenceIds, now)) changedFields.push('sequence_ids');
     return addedTags;
   }
 
-  private async requireSubscriber(tx: Prisma.TransactionClient, workspaceId: string, id: string) {
-    const current = await this.repository.lock(tx, workspaceId, id);
+  private async requireSubscriber(workspaceId: WorkspaceId, tx: Prisma.TransactionClient, id: string) {
+    const current = await this.repository.lock(workspaceId, tx, id);
     if (!current) throw NotFound('subscriber', id);
     return current;
   }
@@ -277,8 +280,8 @@ export class SubscriberService {
     }
   }
 
-  private async recordConsent(tx: Prisma.TransactionClient, workspaceId: string, subscriberId: string, consent: ConsentEvidenceDto): Promise<void> {
-    await this.repository.recordConsent(tx, workspaceId, subscriberId, {
+  private async recordConsent(workspaceId: WorkspaceId, tx: Prisma.TransactionClient, subscriberId: string, consent: ConsentEvidenceDto, now: Date): Promise<void> {
+    await this.repository.recordConsent(workspaceId, tx, subscriberId, {
       id: this.ids.newId('cns'),
       lawful_basis: consent.lawful_basis,
       consent_text_version: consent.consent_text_version ?? null,
@@ -286,10 +289,10 @@ export class SubscriberService {
       source_url: consent.source_url ?? null,
       evidence_reference: consent.evidence_reference,
       technical_evidence_hash: consent.technical_evidence_hash ?? null,
-    });
+    }, now);
   }
 
-  private async recordStatusChange(tx: Prisma.TransactionClient, workspaceId: string, id: string, previous: string, status: string): Promise<void> {
-    await this.outbox.record(tx, workspaceId, 'subscriber.status_changed', { subscriber: { id }, previous_status: previous, status });
+  private async recordStatusChange(workspaceId: WorkspaceId, tx: Prisma.TransactionClient, id: string, previous: string, status: string): Promise<void> {
+    await this.outbox.record(workspaceId, tx, 'subscriber.status_changed', { subscriber: { id }, previous_status: previous, status });
   }
 }

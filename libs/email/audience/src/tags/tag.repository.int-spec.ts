@@ -3,6 +3,9 @@ import { trustedWorkspaceId, WorkspaceId } from '@shared/core';
 import { gate, lockWaiters, rowLockFree, useEmailDatabase, WORKSPACE_A, WORKSPACE_B } from '../testing/email-database.fixture';
 import { TagRepository } from './tag.repository';
 
+/** The time the repositories are given as now. */
+const NOW = new Date('2026-06-01T00:00:00.000Z');
+
 const WORKSPACE = trustedWorkspaceId('wsp_tags');
 
 let lastId = 0;
@@ -22,7 +25,7 @@ describe('TagRepository (real PostgreSQL)', () => {
   });
 
   const transaction = <T>(work: (tx: Prisma.TransactionClient) => Promise<T>) => database.prisma().$transaction(work);
-  const findOrCreate = (workspace: WorkspaceId, names: string[]) => transaction((tx) => repository.findOrCreateByNames(tx, workspace, names, newId));
+  const findOrCreate = (workspace: WorkspaceId, names: string[]) => transaction((tx) => repository.findOrCreateByNames(workspace, tx, names, newId, NOW));
   const tagsNamed = (workspace: WorkspaceId, ...keys: string[]) =>
     database.prisma().tag.findMany({ where: { workspace_id: workspace, name_key: { in: keys } }, orderBy: { name_key: 'asc' } });
 
@@ -44,7 +47,7 @@ describe('TagRepository (real PostgreSQL)', () => {
       const inserted = gate();
       const commit = gate();
       const first = transaction(async (tx) => {
-        const ids = await repository.findOrCreateByNames(tx, WORKSPACE, ['Alpha', 'Beta'], newId);
+        const ids = await repository.findOrCreateByNames(WORKSPACE, tx, ['Alpha', 'Beta'], newId, NOW);
         inserted.release();
         await commit.hold;
         return ids;
@@ -69,7 +72,7 @@ describe('TagRepository (real PostgreSQL)', () => {
       const inserted = gate();
       const rollback = gate();
       const failed = transaction(async (tx) => {
-        await repository.findOrCreateByNames(tx, WORKSPACE, ['Omega'], newId);
+        await repository.findOrCreateByNames(WORKSPACE, tx, ['Omega'], newId, NOW);
         inserted.release();
         await rollback.hold;
         throw new Error('the first creator gives up');
@@ -88,11 +91,11 @@ describe('TagRepository (real PostgreSQL)', () => {
     it("returns the workspace's ids among those asked and key-share locks them until commit", async () => {
       const [kept] = await findOrCreate(WORKSPACE, ['Kept']);
       await transaction(async (tx) => {
-        expect([...(await repository.existing(tx, WORKSPACE, [kept, 'tag_unknown']))]).toEqual([kept]);
+        expect([...(await repository.existing(WORKSPACE, tx, [kept, 'tag_unknown']))]).toEqual([kept]);
         expect(await rowLockFree(database.observer(), 'tags', kept)).toBe(false);
       });
       expect(await rowLockFree(database.observer(), 'tags', kept)).toBe(true);
-      expect(await transaction((tx) => repository.existing(tx, WORKSPACE, []))).toEqual(new Set());
+      expect(await transaction((tx) => repository.existing(WORKSPACE, tx, []))).toEqual(new Set());
     });
   });
 
@@ -157,7 +160,7 @@ describe('TagRepository (real PostgreSQL)', () => {
     it("reads nothing of A's through B", async () => {
       expect(await repository.find(WORKSPACE_B, 'tag_a')).toBeNull();
       expect(await repository.list(WORKSPACE_B, { limit: 10 })).toEqual([]);
-      expect(await transaction((tx) => repository.existing(tx, WORKSPACE_B, ['tag_a']))).toEqual(new Set());
+      expect(await transaction((tx) => repository.existing(WORKSPACE_B, tx, ['tag_a']))).toEqual(new Set());
     });
 
     it("changes nothing of A's through B, and B's names are B's own", async () => {

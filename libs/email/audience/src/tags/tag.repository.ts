@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EmailPrisma, Prisma, Tag } from '@email/data-access';
 import { Conflict } from '@shared/errors';
+import { WorkspaceId } from '@shared/core';
 import { KeysetPage, keysetWhere } from '@shared/pagination';
 import { gdprPurposeOf } from './gdpr-tags';
 
@@ -10,7 +11,7 @@ export const tagKey = (name: string) => name.trim().toLowerCase();
 export class TagRepository {
   constructor(private readonly prisma: EmailPrisma) {}
 
-  list(workspaceId: string, page: KeysetPage, search?: string): Promise<Tag[]> {
+  list(workspaceId: WorkspaceId, page: KeysetPage, search?: string): Promise<Tag[]> {
     return this.prisma.tag.findMany({
       where: {
         workspace_id: workspaceId,
@@ -22,18 +23,18 @@ export class TagRepository {
     });
   }
 
-  find(workspaceId: string, id: string): Promise<Tag | null> {
+  find(workspaceId: WorkspaceId, id: string): Promise<Tag | null> {
     return this.prisma.tag.findFirst({ where: { workspace_id: workspaceId, id } });
   }
 
-  create(workspaceId: string, data: { id: string; name: string; description: string | null }): Promise<Tag> {
+  create(workspaceId: WorkspaceId, data: { id: string; name: string; description: string | null }): Promise<Tag> {
     const name = data.name.trim();
     return this.prisma.tag.create({
       data: { ...data, name, name_key: tagKey(name), workspace_id: workspaceId, gdpr_consent_purpose: gdprPurposeOf(name) },
     });
   }
 
-  update(workspaceId: string, id: string, data: { name?: string; description?: string | null }): Promise<Tag> {
+  update(workspaceId: WorkspaceId, id: string, data: { name?: string; description?: string | null }): Promise<Tag> {
     const name = data.name?.trim();
     return this.prisma.tag.update({
       where: { id, workspace_id: workspaceId },
@@ -41,7 +42,7 @@ export class TagRepository {
     });
   }
 
-  async delete(workspaceId: string, id: string): Promise<boolean> {
+  async delete(workspaceId: WorkspaceId, id: string): Promise<boolean> {
     const { count } = await this.prisma.tag.deleteMany({ where: { workspace_id: workspaceId, id } });
     return count === 1;
   }
@@ -50,7 +51,7 @@ export class TagRepository {
    * Ids of the given tags that exist in the workspace, key-share locked until commit: a concurrent tag delete
    * waits for this transaction instead of breaking its memberships (counter updates are not blocked).
    */
-  async existing(tx: Prisma.TransactionClient, workspaceId: string, ids: string[]): Promise<Set<string>> {
+  async existing(workspaceId: WorkspaceId, tx: Prisma.TransactionClient, ids: string[]): Promise<Set<string>> {
     if (!ids.length) return new Set();
     const rows = await tx.$queryRaw<Array<{ id: string }>>`
       SELECT id FROM tags WHERE workspace_id = ${workspaceId} AND id = ANY(${ids}::text[]) ORDER BY id FOR KEY SHARE`;
@@ -64,7 +65,7 @@ export class TagRepository {
    * it). Names are inserted in key order so two callers naming the same new tags in other orders cannot deadlock.
    * A tag deleted between the two statements is created again on the next pass.
    */
-  async findOrCreateByNames(tx: Prisma.TransactionClient, workspaceId: string, names: string[], newId: () => string): Promise<string[]> {
+  async findOrCreateByNames(workspaceId: WorkspaceId, tx: Prisma.TransactionClient, names: string[], newId: () => string, now: Date): Promise<string[]> {
     const wanted = new Map<string, string>();
     for (const name of names) if (!wanted.has(tagKey(name))) wanted.set(tagKey(name), name.trim());
     const keys = [...wanted.keys()].sort();
@@ -73,7 +74,7 @@ export class TagRepository {
       const missing = keys.filter((key) => !found.has(key));
       await tx.$executeRaw`
         INSERT INTO tags (id, workspace_id, name, name_key, gdpr_consent_purpose, created_at, updated_at)
-        SELECT id, ${workspaceId}, name, name_key, purpose, now(), now()
+        SELECT id, ${workspaceId}, name, name_key, purpose, ${now}, ${now}
         FROM unnest(${missing.map(() => newId())}::text[], ${missing.map((key) => wanted.get(key)!)}::text[], ${missing}::text[],
                     ${missing.map((key) => gdprPurposeOf(key))}::"GdprConsentPurpose"[]) AS wanted (id, name, name_key, purpose)
         ORDER BY name_key

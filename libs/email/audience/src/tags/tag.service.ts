@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Tag } from '@email/data-access';
-import { IdGenerator } from '@shared/core';
+import { IdGenerator, WorkspaceId } from '@shared/core';
 import { Conflict, InvalidRequest, NotFound } from '@shared/errors';
 import { CursorCodec, Page, keysetList } from '@shared/pagination';
 import { TagCreateRequestDto, TagDto, TagUpdateRequestDto } from './tag.dto';
@@ -30,18 +30,18 @@ export class TagService {
     private readonly cursors: CursorCodec,
   ) {}
 
-  async list(workspaceId: string, query: { limit?: string; starting_after?: string; search?: string }): Promise<Page<TagDto>> {
+  async list(workspaceId: WorkspaceId, query: { limit?: string; starting_after?: string; search?: string }): Promise<Page<TagDto>> {
     const search = query.search?.trim() || undefined;
     return keysetList(this.cursors, `${workspaceId}:tags`, query, (page) => this.repository.list(workspaceId, page, search), toTagDto);
   }
 
-  async get(workspaceId: string, id: string): Promise<TagDto> {
+  async get(workspaceId: WorkspaceId, id: string): Promise<TagDto> {
     const tag = await this.repository.find(workspaceId, id);
     if (!tag) throw NotFound('tag', id);
     return toTagDto(tag);
   }
 
-  async create(workspaceId: string, input: TagCreateRequestDto): Promise<TagDto> {
+  async create(workspaceId: WorkspaceId, input: TagCreateRequestDto): Promise<TagDto> {
     try {
       return toTagDto(await this.repository.create(workspaceId, { id: this.ids.newId('tag'), name: input.name, description: input.description ?? null }));
     } catch (error) {
@@ -49,7 +49,7 @@ export class TagService {
     }
   }
 
-  async update(workspaceId: string, id: string, input: TagUpdateRequestDto): Promise<TagDto> {
+  async update(workspaceId: WorkspaceId, id: string, input: TagUpdateRequestDto): Promise<TagDto> {
     if (input.name === undefined && input.description === undefined) {
       throw InvalidRequest('empty_update', 'Send at least one of name or description.', 'body');
     }
@@ -61,7 +61,7 @@ export class TagService {
     }
   }
 
-  async delete(workspaceId: string, id: string): Promise<void> {
+  async delete(workspaceId: WorkspaceId, id: string): Promise<void> {
     if (!(await this.repository.delete(workspaceId, id))) throw NotFound('tag', id);
   }
 }
