@@ -7,7 +7,7 @@ import { RateLimitGuard } from '@shared/rate-limit';
 import { RedisModule } from '@shared/redis';
 import { FormsDataAccessModule, FormsPrisma } from '@forms/data-access';
 import { FormsAccountsModule, FormsCredentialVerifier } from '@forms/accounts';
-import { FormsModule } from '@forms/forms';
+import { FormsModule, FormWorkspaceGuard } from '@forms/forms';
 import { SubmissionsModule } from '@forms/submissions';
 import { DraftBodyLimit } from './http/forms/draft-body-limit';
 import { DraftEditsController } from './http/forms/draft-edits.controller';
@@ -26,7 +26,8 @@ export const FORMS_API_PORT = 3100;
     CoreModule,
     RedisModule,
     FormsDataAccessModule,
-    AuthModule.forRoot({ imports: [FormsAccountsModule], verifier: FormsCredentialVerifier, after: [RateLimitGuard] }),
+    // The form's workspace is resolved after the rate limit, so refused requests stay cheap.
+    AuthModule.forRoot({ imports: [FormsAccountsModule, FormsModule], verifier: FormsCredentialVerifier, after: [RateLimitGuard, FormWorkspaceGuard] }),
     FormsModule,
     SubmissionsModule,
   ],

@@ -1,14 +1,28 @@
 import { Module } from '@nestjs/common';
 import { AuthChangesModule } from '@shared/auth';
 import { DraftEditor } from './draft-editor.service';
+import { FormWorkspaceGuard } from './form-workspace.guard';
 import { FormsRepository } from './forms.repository';
 import { FormsService } from './forms.service';
+import { MembershipsRepository } from './memberships.repository';
 import { PublishedForms } from './published-forms';
+import { PublishedFormsRepository } from './published-forms.repository';
 import { WorkspaceAccess } from './workspace-access';
+import { WorkspaceContextResolver } from './workspace-context';
 
 @Module({
   imports: [AuthChangesModule],
-  providers: [FormsRepository, FormsService, DraftEditor, PublishedForms, WorkspaceAccess],
-  exports: [FormsService, DraftEditor, PublishedForms, WorkspaceAccess],
+  providers: [
+    FormsRepository,
+    MembershipsRepository,
+    PublishedFormsRepository,
+    FormsService,
+    DraftEditor,
+    PublishedForms,
+    WorkspaceAccess,
+    WorkspaceContextResolver,
+    FormWorkspaceGuard,
+  ],
+  exports: [FormsService, DraftEditor, PublishedForms, WorkspaceContextResolver, FormWorkspaceGuard],
 })
 export class FormsModule {}

@@ -3,6 +3,8 @@ export * from './forms.service';
 export * from './draft-editor.service';
 export * from './published-forms';
 export * from './workspace-access';
+export * from './workspace-context';
+export * from './form-workspace.guard';
 export * from './form-view';
 export * from './dto';
 export * from './edit-body';

@@ -1,21 +1,14 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { FormsPrisma } from '@forms/data-access';
-import type { DraftSchema } from '@forms/draft-schema';
+import { trustedWorkspaceId, WorkspaceId } from '@shared/core';
 import { REDIS_CLIENT } from '@shared/redis';
 import { ExpiringCache } from './expiring-cache';
+import { PublishedFormRow, PublishedFormsRepository } from './published-forms.repository';
 
 /** What the public side (hosted page, submissions) needs of a live form. */
-export interface PublishedForm {
-  formId: string;
-  workspaceId: string;
-  publicId: string;
-  title: string;
-  status: 'draft' | 'published' | 'closed';
-  /** 0 while the form was never published (then `schema` is null). */
-  version: number;
-  schema: DraftSchema | null;
-  plan: 'free' | 'pro' | 'business';
+export interface PublishedForm extends Omit<PublishedFormRow, 'workspaceId'> {
+  /** The workspace the form record names: the tenant of whatever a respondent sends to it. */
+  workspaceId: WorkspaceId;
 }
 
 const CHANNEL = 'forms:published:invalidate';
@@ -35,7 +28,7 @@ export class PublishedForms implements OnModuleInit, OnModuleDestroy {
   private subscriber?: Redis;
 
   constructor(
-    private readonly prisma: FormsPrisma,
+    private readonly repository: PublishedFormsRepository,
     @Inject(REDIS_CLIENT) private readonly redis: Redis,
   ) {}
 
@@ -57,9 +50,9 @@ export class PublishedForms implements OnModuleInit, OnModuleDestroy {
   async byFormId(formId: string): Promise<PublishedForm | null> {
     let publicId = this.publicIdByFormId.get(formId);
     if (!publicId) {
-      const row = await this.prisma.form.findUnique({ where: { id: formId }, select: { public_id: true } });
-      if (!row) return null;
-      publicId = row.public_id;
+      const found = await this.repository.publicIdOf(formId);
+      if (!found) return null;
+      publicId = found;
       if (this.publicIdByFormId.size >= MAX_ENTRIES) this.publicIdByFormId.clear();
       this.publicIdByFormId.set(formId, publicId);
     }
@@ -72,22 +65,9 @@ export class PublishedForms implements OnModuleInit, OnModuleDestroy {
   }
 
   private async load(publicId: string): Promise<PublishedForm | null> {
-    const form = await this.prisma.form.findUnique({ where: { public_id: publicId }, include: { workspace: { select: { plan: true } } } });
+    const form = await this.repository.byPublicId(publicId);
     if (!form) return null;
-    this.publicIdByFormId.set(form.id, publicId);
-    const version =
-      form.published_version > 0
-        ? await this.prisma.formVersion.findUnique({ where: { form_id_version: { form_id: form.id, version: form.published_version } } })
-        : null;
-    return {
-      formId: form.id,
-      workspaceId: form.workspace_id,
-      publicId,
-      title: form.title,
-      status: form.status,
-      version: form.published_version,
-      schema: (version?.schema as unknown as DraftSchema) ?? null,
-      plan: form.workspace.plan,
-    };
+    this.publicIdByFormId.set(form.formId, publicId);
+    return { ...form, workspaceId: trustedWorkspaceId(form.workspaceId) };
   }
 }

@@ -1,11 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { FormsPrisma } from '@forms/data-access';
 import { AuthChangeBus, AuthServices } from '@shared/auth';
 import { APP_CONFIG, AppConfig } from '@shared/config';
-import { ExpiringCache } from './expiring-cache';
 import { DomainError } from '@shared/errors';
+import { ExpiringCache } from './expiring-cache';
+import { MembershipsRepository } from './memberships.repository';
 
 export type WorkspaceRole = 'owner' | 'editor' | 'viewer';
+export type WorkspacePlan = 'free' | 'pro' | 'business';
 
 /** What each workspace role may do; a key's scopes are checked separately (both must allow). */
 export const ROLE_PERMISSIONS = {
@@ -26,21 +27,21 @@ export function assertRoleAllows(role: WorkspaceRole, permission: Permission): v
 export interface WorkspaceMembership {
   workspace_id: string;
   name: string;
-  plan: 'free' | 'pro' | 'business';
+  plan: WorkspacePlan;
   role: WorkspaceRole;
 }
 
 /**
- * Reads the key owner's live workspace memberships; every forms request is checked against them. Reads are cached
- * for AUTH_CACHE_TTL_MS like verified keys; a role change published on the forms auth channel evicts the owner's
- * entry on every replica at once (and a missed message empties the cache at the next epoch check).
+ * The key owner's live workspace memberships. Reads are cached for AUTH_CACHE_TTL_MS like verified keys; a role
+ * change published on the forms auth channel evicts the owner's entry on every replica at once (and a missed message
+ * empties the cache at the next epoch check).
  */
 @Injectable()
 export class WorkspaceAccess {
   private cache: ExpiringCache<WorkspaceMembership[]>;
 
   constructor(
-    private readonly prisma: FormsPrisma,
+    private readonly repository: MembershipsRepository,
     @Inject(APP_CONFIG) config: AppConfig,
     changes: AuthChangeBus,
   ) {
@@ -52,16 +53,7 @@ export class WorkspaceAccess {
   }
 
   memberships(ownerId: string): Promise<WorkspaceMembership[]> {
-    return this.cache.get(ownerId, (key) => this.load(key));
-  }
-
-  private async load(ownerId: string): Promise<WorkspaceMembership[]> {
-    const rows = await this.prisma.membership.findMany({
-      where: { owner_id: ownerId },
-      include: { workspace: { select: { name: true, plan: true } } },
-      orderBy: { created_at: 'asc' },
-    });
-    return rows.map((m) => ({ workspace_id: m.workspace_id, name: m.workspace.name, plan: m.workspace.plan, role: m.role }));
+    return this.cache.get(ownerId, (key) => this.repository.ofOwner(key));
   }
 
   async membership(ownerId: string, workspaceId: string): Promise<WorkspaceMembership | null> {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { FormsPrisma, FormsSql } from '@forms/data-access';
+import type { WorkspaceId } from '@shared/core';
 import type { SubmissionRecord } from './submission-record';
 
 export interface NewSubmission {
@@ -18,11 +19,12 @@ const RESPONSE_COUNT_SHARDS = 16;
 
 /**
  * The form row decides, inside the statement, whether the submission is taken: a cached snapshot that missed a close
- * or a delete (a lost invalidation message on this replica) cannot let one through.
+ * or a delete (a lost invalidation message on this replica) cannot let one through. Only a form of the workspace
+ * counts, and the uploads and the counter are reached through the stored submission, so through that form.
  */
 const INSERT_SUBMISSION = `
   WITH form AS (
-    SELECT id, status FROM forms WHERE id = $2
+    SELECT id, status FROM forms WHERE id = $2 AND workspace_id = $9
   ), ins AS (
     INSERT INTO form_submissions (id, form_id, published_version, dedupe_key, record, created_at)
     SELECT $1, form.id, $3, $4, $5::json, $6 FROM form WHERE form.status = 'published'
@@ -30,7 +32,7 @@ const INSERT_SUBMISSION = `
     RETURNING form_id
   ), attached AS (
     UPDATE form_uploads SET attached_at = $6
-    WHERE form_id = $2 AND id = ANY($8::text[]) AND attached_at IS NULL AND EXISTS (SELECT 1 FROM ins)
+    WHERE form_id IN (SELECT form_id FROM ins) AND id = ANY($8::text[]) AND attached_at IS NULL
     RETURNING 1
   ), counted AS (
     INSERT INTO form_response_counts (form_id, shard, count) SELECT form_id, $7, 1 FROM ins
@@ -41,7 +43,7 @@ const INSERT_SUBMISSION = `
 
 const INSERT_UPLOAD = `
   INSERT INTO form_uploads (id, form_id, file_name, mime_type, size, storage_key, sha256)
-  SELECT $1, id, $3, $4, $5, $6, $7 FROM forms WHERE id = $2 AND status = 'published'
+  SELECT $1, id, $3, $4, $5, $6, $7 FROM forms WHERE id = $2 AND workspace_id = $8 AND status = 'published'
   RETURNING id`;
 
 export interface NewUpload {
@@ -57,7 +59,10 @@ export interface NewUpload {
 /** What became of a submission insert: stored, a repeat of the dedupe key, or refused by the form's current state. */
 export type InsertOutcome = 'stored' | 'duplicate' | 'form_not_accepting' | 'form_gone';
 
-/** Submissions and uploads. The only place this domain talks to the database. */
+/**
+ * Submissions, uploads and response counters, reached only through their form's workspace (`form_id` is joined to a
+ * form of the workspace in every statement). The only place this domain talks to the database.
+ */
 @Injectable()
 export class SubmissionsRepository {
   constructor(
@@ -69,21 +74,21 @@ export class SubmissionsRepository {
    * Stores the submission and counts it (on one of the form's counter rows) in one statement, prepared once per
    * connection. Nothing is written unless the form is published now and the dedupe key is unused for it.
    */
-  async insert(row: NewSubmission): Promise<InsertOutcome> {
+  async insert(workspaceId: WorkspaceId, row: NewSubmission): Promise<InsertOutcome> {
     const shard = Math.floor(Math.random() * RESPONSE_COUNT_SHARDS);
     const [{ status, inserted }] = await this.sql.query<{ status: string | null; inserted: number }>({
       name: 'insert_form_submission',
       text: INSERT_SUBMISSION,
-      values: [row.id, row.formId, row.publishedVersion, row.dedupeKey, JSON.stringify(row.record), row.createdAt, shard, row.uploadIds],
+      values: [row.id, row.formId, row.publishedVersion, row.dedupeKey, JSON.stringify(row.record), row.createdAt, shard, row.uploadIds, workspaceId],
     });
     if (status === null) return 'form_gone';
     if (status !== 'published') return 'form_not_accepting';
     return inserted === 1 ? 'stored' : 'duplicate';
   }
 
-  async list(formId: string, after: Date | undefined, limit: number): Promise<SubmissionRecord[]> {
+  async list(workspaceId: WorkspaceId, formId: string, after: Date | undefined, limit: number): Promise<SubmissionRecord[]> {
     const rows = await this.prisma.formSubmission.findMany({
-      where: { form_id: formId, ...(after ? { created_at: { gt: after } } : {}) },
+      where: { form_id: formId, form: { workspace_id: workspaceId }, ...(after ? { created_at: { gt: after } } : {}) },
       orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
       take: limit,
       select: { record: true },
@@ -91,30 +96,31 @@ export class SubmissionsRepository {
     return rows.map((row) => row.record as unknown as SubmissionRecord);
   }
 
-  async get(formId: string, submissionId: string): Promise<SubmissionRecord | null> {
-    const row = await this.prisma.formSubmission.findFirst({ where: { id: submissionId, form_id: formId }, select: { record: true } });
+  async get(workspaceId: WorkspaceId, formId: string, submissionId: string): Promise<SubmissionRecord | null> {
+    const row = await this.prisma.formSubmission.findFirst({ where: { id: submissionId, form_id: formId, form: { workspace_id: workspaceId } }, select: { record: true } });
     return (row?.record as unknown as SubmissionRecord) ?? null;
   }
 
   /** Records a stored file, only while the form is published; false when it is not (nothing is written then). */
-  async createUpload(upload: NewUpload): Promise<boolean> {
+  async createUpload(workspaceId: WorkspaceId, upload: NewUpload): Promise<boolean> {
     const rows = await this.sql.query({
       name: 'insert_form_upload',
       text: INSERT_UPLOAD,
-      values: [upload.id, upload.formId, upload.fileName, upload.mimeType, upload.size, upload.storageKey, upload.sha256],
+      values: [upload.id, upload.formId, upload.fileName, upload.mimeType, upload.size, upload.storageKey, upload.sha256, workspaceId],
     });
     return rows.length === 1;
   }
 
-  findUpload(formId: string, uploadId: string) {
-    return this.prisma.formUpload.findFirst({ where: { id: uploadId, form_id: formId } });
+  findUpload(workspaceId: WorkspaceId, formId: string, uploadId: string) {
+    return this.prisma.formUpload.findFirst({ where: { id: uploadId, form_id: formId, form: { workspace_id: workspaceId } } });
   }
 
   /**
    * Deletes up to `limit` uploads no submission refers to that were made before `before`, and returns where their
    * files are (null for the older uploads kept in the database).
    */
-  async deleteUnattachedUploads(before: Date, limit: number): Promise<Array<string | null>> {
+  // Across every workspace: the clean-up job expires uploads by age alone, on behalf of no tenant.
+  async deleteUnattachedUploadsOfAllWorkspaces(before: Date, limit: number): Promise<Array<string | null>> {
     const rows = await this.sql.query<{ storage_key: string | null }>({
       name: 'delete_unattached_uploads',
       text: `DELETE FROM form_uploads WHERE id IN (
@@ -127,16 +133,17 @@ export class SubmissionsRepository {
   }
 
   /** Which of these form ids still exist. */
-  async existingFormIds(ids: string[]): Promise<Set<string>> {
+  // Across every workspace: the clean-up job checks stored files, which are kept by form id alone, on behalf of no tenant.
+  async existingFormIdsOfAllWorkspaces(ids: string[]): Promise<Set<string>> {
     const rows = await this.prisma.form.findMany({ where: { id: { in: ids } }, select: { id: true } });
     return new Set(rows.map((row) => row.id));
   }
 
   /** The stored facts about uploads of a form (never their bytes), by id. */
-  async uploadsOf(formId: string, ids: string[]): Promise<Map<string, { id: string; file_name: string; mime_type: string; size: number }>> {
+  async uploadsOf(workspaceId: WorkspaceId, formId: string, ids: string[]): Promise<Map<string, { id: string; file_name: string; mime_type: string; size: number }>> {
     if (!ids.length) return new Map();
     const rows = await this.prisma.formUpload.findMany({
-      where: { form_id: formId, id: { in: ids } },
+      where: { form_id: formId, form: { workspace_id: workspaceId }, id: { in: ids } },
       select: { id: true, file_name: true, mime_type: true, size: true },
     });
     return new Map(rows.map((row) => [row.id, row]));

@@ -3,7 +3,7 @@ import { AnswerValue, answerToText, coerceAnswer, DraftSchema, Field, HiddenFiel
 import { PublishedForm, PublishedForms } from '@forms/forms';
 import { missingRequired, paymentAmount, walk } from '@forms/runtime';
 import { APP_CONFIG, AppConfig } from '@shared/config';
-import { Clock, IdGenerator } from '@shared/core';
+import { Clock, IdGenerator, WorkspaceContext } from '@shared/core';
 import { Conflict, DomainError, InvalidRequest, NotFound } from '@shared/errors';
 import { readSubmissionInput, SubmissionInput } from './submission-input';
 import { SubmissionRecord, SubmissionResult } from './submission-record';
@@ -77,7 +77,7 @@ export class SubmissionsService {
       },
       answersByFieldId: Object.fromEntries(kept.map(({ field }) => [field.id, answers[field.id]])),
     };
-    const outcome = await this.repository.insert({
+    const outcome = await this.repository.insert(form.workspaceId, {
       id: record.submission.id,
       formId: form.formId,
       publishedVersion: form.version,
@@ -102,12 +102,12 @@ export class SubmissionsService {
     };
   }
 
-  list(formId: string, query: { after?: Date; limit: number }): Promise<SubmissionRecord[]> {
-    return this.repository.list(formId, query.after, query.limit);
+  list(workspace: WorkspaceContext, formId: string, query: { after?: Date; limit: number }): Promise<SubmissionRecord[]> {
+    return this.repository.list(workspace.workspaceId, formId, query.after, query.limit);
   }
 
-  get(formId: string, submissionId: string): Promise<SubmissionRecord | null> {
-    return this.repository.get(formId, submissionId);
+  get(workspace: WorkspaceContext, formId: string, submissionId: string): Promise<SubmissionRecord | null> {
+    return this.repository.get(workspace.workspaceId, formId, submissionId);
   }
 
   /** Coerces every answer; hidden fields may be sent in `hiddenValues` by name or among the values by id. */
@@ -148,7 +148,7 @@ export class SubmissionsService {
     const fileFields = schema.steps.flatMap((step) => step.fields).filter((field) => field.type === 'file_upload' && answers[field.id] !== undefined);
     const wanted = fileFields.flatMap((field) => (answers[field.id] as UploadedFile[]).map((file) => file.id));
     if (!wanted.length) return [];
-    const stored = await this.repository.uploadsOf(form.formId, wanted);
+    const stored = await this.repository.uploadsOf(form.workspaceId, form.formId, wanted);
     for (const field of fileFields) {
       const files = (answers[field.id] as UploadedFile[]).map((file, index) => {
         const upload = stored.get(file.id);

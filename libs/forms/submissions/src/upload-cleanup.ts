@@ -29,7 +29,7 @@ export class UploadCleanup {
     const before = new Date(this.clock.now().getTime() - this.config.formsUploadRetentionHours * 3_600_000);
     let removed = 0;
     for (;;) {
-      const keys = await this.repository.deleteUnattachedUploads(before, BATCH);
+      const keys = await this.repository.deleteUnattachedUploadsOfAllWorkspaces(before, BATCH);
       for (const key of keys) if (key) await this.storage.remove(key);
       removed += keys.length;
       if (keys.length < BATCH) return removed;
@@ -42,7 +42,7 @@ export class UploadCleanup {
     let removed = 0;
     for (let i = 0; i < stored.length; i += BATCH) {
       const batch = stored.slice(i, i + BATCH);
-      const existing = await this.repository.existingFormIds(batch);
+      const existing = await this.repository.existingFormIdsOfAllWorkspaces(batch);
       for (const formId of batch.filter((id) => !existing.has(id))) await this.storage.removeForm(formId);
       removed += batch.length - existing.size;
     }

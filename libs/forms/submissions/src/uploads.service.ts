@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { UploadedFile } from '@forms/draft-schema';
 import { PublishedForm } from '@forms/forms';
 import { APP_CONFIG, AppConfig } from '@shared/config';
-import { IdGenerator } from '@shared/core';
+import { IdGenerator, WorkspaceContext } from '@shared/core';
 import { DomainError, InvalidRequest, isStorableText } from '@shared/errors';
 import { SubmissionsRepository } from './submissions.repository';
 import { fileTooLarge, UploadStorage } from './upload-storage';
@@ -50,7 +50,7 @@ export class UploadsService {
     const stored = await this.storage.write(storageKey, file.body, MAX_UPLOAD_BYTES);
     try {
       if (!stored.size) throw emptyFile();
-      const recorded = await this.repository.createUpload({ id, formId: form.formId, fileName, mimeType: file.mimeType, storageKey, ...stored });
+      const recorded = await this.repository.createUpload(form.workspaceId, { id, formId: form.formId, fileName, mimeType: file.mimeType, storageKey, ...stored });
       if (!recorded) throw notAccepting();
     } catch (error) {
       await this.storage.remove(storageKey);
@@ -60,8 +60,8 @@ export class UploadsService {
   }
 
   /** An upload of the form with its bytes (from storage, or from the database for uploads made before storage). */
-  async open(formId: string, uploadId: string): Promise<{ fileName: string; mimeType: string; body: Readable | Buffer } | null> {
-    const upload = await this.repository.findUpload(formId, uploadId);
+  async open(workspace: WorkspaceContext, formId: string, uploadId: string): Promise<{ fileName: string; mimeType: string; body: Readable | Buffer } | null> {
+    const upload = await this.repository.findUpload(workspace.workspaceId, formId, uploadId);
     if (!upload) return null;
     const body = upload.storage_key ? await this.storage.read(upload.storage_key) : upload.data && Buffer.from(upload.data);
     return body && { fileName: upload.file_name, mimeType: upload.mime_type, body };

@@ -1,8 +1,9 @@
 import { Body, Controller, Delete, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal, RequireScopes } from '@shared/auth';
+import { RequireScopes } from '@shared/auth';
 import {
-  DesignDto, DraftEditor, guardFromQuery, MoveFieldDto, MoveStepDto, ReorderFieldsDto, ReorderStepsDto, splitEditBody, StepLogicDto,
+  DesignDto, DraftEditor, FormsWorkspaceContext, FormWorkspace, guardFromQuery, MoveFieldDto, MoveStepDto, ReorderFieldsDto, ReorderStepsDto, splitEditBody,
+  StepLogicDto,
 } from '@forms/forms';
 
 const guardOf = (body: { draft_revision?: number; force?: boolean }) => ({ draft_revision: body.draft_revision, force: body.force });
@@ -18,9 +19,9 @@ export class DraftEditsController {
   @HttpCode(201)
   @RequireScopes('forms:steps:write')
   @ApiOperation({ operationId: 'addStep', summary: 'Add a step (appended, or inserted at position)' })
-  addStep(@CurrentPrincipal() p: Principal, @Param('form_id') formId: string, @Body() body: unknown) {
+  addStep(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Body() body: unknown) {
     const { guard, position, properties } = splitEditBody(body, { positioned: true });
-    return this.editor.addStep(p, formId, properties, position, guard);
+    return this.editor.addStep(workspace, formId, properties, position, guard);
   }
 
   // Declared before `steps/:step_id` routes so `reorder` is never read as a step id.
@@ -28,84 +29,84 @@ export class DraftEditsController {
   @HttpCode(200)
   @RequireScopes('forms:steps:write')
   @ApiOperation({ operationId: 'reorderSteps', summary: 'Reorder all steps' })
-  reorderSteps(@CurrentPrincipal() p: Principal, @Param('form_id') formId: string, @Body() body: ReorderStepsDto) {
-    return this.editor.reorderSteps(p, formId, body.step_ids, guardOf(body));
+  reorderSteps(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Body() body: ReorderStepsDto) {
+    return this.editor.reorderSteps(workspace, formId, body.step_ids, guardOf(body));
   }
 
   @Patch('steps/:step_id')
   @RequireScopes('forms:steps:write')
   @ApiOperation({ operationId: 'updateStep', summary: 'Change a step' })
-  updateStep(@CurrentPrincipal() p: Principal, @Param('form_id') formId: string, @Param('step_id') stepId: string, @Body() body: unknown) {
+  updateStep(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Param('step_id') stepId: string, @Body() body: unknown) {
     const { guard, properties } = splitEditBody(body, { positioned: false });
-    return this.editor.updateStep(p, formId, stepId, properties, guard);
+    return this.editor.updateStep(workspace, formId, stepId, properties, guard);
   }
 
   @Delete('steps/:step_id')
   @RequireScopes('forms:steps:write')
   @ApiOperation({ operationId: 'deleteStep', summary: 'Delete a step and clean up references to it' })
-  deleteStep(@CurrentPrincipal() p: Principal, @Param('form_id') formId: string, @Param('step_id') stepId: string, @Query() query: Record<string, unknown>) {
-    return this.editor.deleteStep(p, formId, stepId, guardFromQuery(query));
+  deleteStep(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Param('step_id') stepId: string, @Query() query: Record<string, unknown>) {
+    return this.editor.deleteStep(workspace, formId, stepId, guardFromQuery(query));
   }
 
   @Post('steps/:step_id/move')
   @HttpCode(200)
   @RequireScopes('forms:steps:write')
   @ApiOperation({ operationId: 'moveStep', summary: 'Move one step to a position' })
-  moveStep(@CurrentPrincipal() p: Principal, @Param('form_id') formId: string, @Param('step_id') stepId: string, @Body() body: MoveStepDto) {
-    return this.editor.moveStep(p, formId, stepId, body.position, guardOf(body));
+  moveStep(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Param('step_id') stepId: string, @Body() body: MoveStepDto) {
+    return this.editor.moveStep(workspace, formId, stepId, body.position, guardOf(body));
   }
 
   @Post('steps/:step_id/fields')
   @HttpCode(201)
   @RequireScopes('forms:fields:write')
   @ApiOperation({ operationId: 'addField', summary: 'Add a field to a step' })
-  addField(@CurrentPrincipal() p: Principal, @Param('form_id') formId: string, @Param('step_id') stepId: string, @Body() body: unknown) {
+  addField(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Param('step_id') stepId: string, @Body() body: unknown) {
     const { guard, position, properties } = splitEditBody(body, { positioned: true });
-    return this.editor.addField(p, formId, stepId, properties, position, guard);
+    return this.editor.addField(workspace, formId, stepId, properties, position, guard);
   }
 
   @Post('steps/:step_id/fields/reorder')
   @HttpCode(200)
   @RequireScopes('forms:fields:write')
   @ApiOperation({ operationId: 'reorderFields', summary: "Reorder all of a step's fields" })
-  reorderFields(@CurrentPrincipal() p: Principal, @Param('form_id') formId: string, @Param('step_id') stepId: string, @Body() body: ReorderFieldsDto) {
-    return this.editor.reorderFields(p, formId, stepId, body.field_ids, guardOf(body));
+  reorderFields(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Param('step_id') stepId: string, @Body() body: ReorderFieldsDto) {
+    return this.editor.reorderFields(workspace, formId, stepId, body.field_ids, guardOf(body));
   }
 
   @Put('steps/:step_id/logic')
   @RequireScopes('forms:logic:write')
   @ApiOperation({ operationId: 'updateStepLogic', summary: "Replace a step's rules and fallback target" })
-  setLogic(@CurrentPrincipal() p: Principal, @Param('form_id') formId: string, @Param('step_id') stepId: string, @Body() body: StepLogicDto) {
-    return this.editor.setStepLogic(p, formId, stepId, { rules: body.rules, fallbackTarget: body.fallbackTarget }, guardOf(body));
+  setLogic(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Param('step_id') stepId: string, @Body() body: StepLogicDto) {
+    return this.editor.setStepLogic(workspace, formId, stepId, { rules: body.rules, fallbackTarget: body.fallbackTarget }, guardOf(body));
   }
 
   @Patch('fields/:field_id')
   @RequireScopes('forms:fields:write')
   @ApiOperation({ operationId: 'updateField', summary: 'Change a field' })
-  updateField(@CurrentPrincipal() p: Principal, @Param('form_id') formId: string, @Param('field_id') fieldId: string, @Body() body: unknown) {
+  updateField(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Param('field_id') fieldId: string, @Body() body: unknown) {
     const { guard, properties } = splitEditBody(body, { positioned: false });
-    return this.editor.updateField(p, formId, fieldId, properties, guard);
+    return this.editor.updateField(workspace, formId, fieldId, properties, guard);
   }
 
   @Delete('fields/:field_id')
   @RequireScopes('forms:fields:write')
   @ApiOperation({ operationId: 'deleteField', summary: 'Delete a field and clean up references to it' })
-  deleteField(@CurrentPrincipal() p: Principal, @Param('form_id') formId: string, @Param('field_id') fieldId: string, @Query() query: Record<string, unknown>) {
-    return this.editor.deleteField(p, formId, fieldId, guardFromQuery(query));
+  deleteField(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Param('field_id') fieldId: string, @Query() query: Record<string, unknown>) {
+    return this.editor.deleteField(workspace, formId, fieldId, guardFromQuery(query));
   }
 
   @Post('fields/:field_id/move')
   @HttpCode(200)
   @RequireScopes('forms:fields:write')
   @ApiOperation({ operationId: 'moveField', summary: 'Move one field (within its step or to another step)' })
-  moveField(@CurrentPrincipal() p: Principal, @Param('form_id') formId: string, @Param('field_id') fieldId: string, @Body() body: MoveFieldDto) {
-    return this.editor.moveField(p, formId, fieldId, { stepId: body.stepId, position: body.position }, guardOf(body));
+  moveField(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Param('field_id') fieldId: string, @Body() body: MoveFieldDto) {
+    return this.editor.moveField(workspace, formId, fieldId, { stepId: body.stepId, position: body.position }, guardOf(body));
   }
 
   @Patch('design')
   @RequireScopes('forms:design:write')
   @ApiOperation({ operationId: 'patchDesign', summary: 'Merge theme properties into the draft theme' })
-  patchDesign(@CurrentPrincipal() p: Principal, @Param('form_id') formId: string, @Body() body: DesignDto) {
-    return this.editor.patchDesign(p, formId, body.theme, guardOf(body));
+  patchDesign(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Body() body: DesignDto) {
+    return this.editor.patchDesign(workspace, formId, body.theme, guardOf(body));
   }
 }

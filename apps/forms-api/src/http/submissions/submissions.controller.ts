@@ -1,10 +1,10 @@
 import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Readable } from 'node:stream';
-import { CurrentPrincipal, Principal, RequireScopes } from '@shared/auth';
+import { RequireScopes } from '@shared/auth';
 import { InvalidRequest, NotFound } from '@shared/errors';
 import { parseLimit } from '@shared/pagination';
-import { FormsService } from '@forms/forms';
+import { CachedFormWorkspace, FormsService, FormsWorkspaceContext, FormWorkspace } from '@forms/forms';
 import { SubmissionsService, UploadsService } from '@forms/submissions';
 
 const SUBMISSION_LIST_LIMIT = { default: 20, max: 100 };
@@ -34,19 +34,17 @@ export class SubmissionsController {
   @Get('submissions')
   @RequireScopes('submissions:read')
   @ApiOperation({ operationId: 'listSubmissions', summary: 'List completed submissions, oldest first' })
-  async list(@CurrentPrincipal() p: Principal, @Param('form_id') formId: string, @Query() query: Record<string, unknown>) {
+  async list(@FormWorkspace('view') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Query() query: Record<string, unknown>) {
     const limit = parseLimit(query.limit, SUBMISSION_LIST_LIMIT);
     const after = parseAfter(query.after);
-    const { form } = await this.forms.accessible(p, formId, 'view');
-    return { data: await this.submissions.list(form.id, { after, limit }), next_cursor: null };
+    return { data: await this.submissions.list(workspace, formId, { after, limit }), next_cursor: null };
   }
 
   @Get('submissions/:submission_id')
   @RequireScopes('submissions:read')
   @ApiOperation({ operationId: 'getSubmission', summary: 'Get a submission' })
-  async get(@CurrentPrincipal() p: Principal, @Param('form_id') formId: string, @Param('submission_id') submissionId: string) {
-    const { form } = await this.forms.accessible(p, formId, 'view');
-    const record = await this.submissions.get(form.id, submissionId);
+  async get(@FormWorkspace('view') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Param('submission_id') submissionId: string) {
+    const record = await this.submissions.get(workspace, formId, submissionId);
     if (!record) throw NotFound('submission', submissionId);
     return { data: record };
   }
@@ -54,17 +52,20 @@ export class SubmissionsController {
   @Post('submissions')
   @RequireScopes('submissions:create')
   @ApiOperation({ operationId: 'createSubmission', summary: 'Submit answers to the published form' })
-  async create(@CurrentPrincipal() p: Principal, @Param('form_id') formId: string, @Body() body: unknown) {
-    const form = await this.forms.publishedFor(p, formId, 'edit');
-    return this.submissions.submit(form, body, 'api');
+  async create(@CachedFormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Body() body: unknown) {
+    return this.submissions.submit(await this.forms.publishedForm(workspace, formId), body, 'api');
   }
 
   @Get('uploads/:upload_id')
   @RequireScopes('submissions:read')
   @ApiOperation({ operationId: 'downloadUpload', summary: 'Download a file a respondent uploaded' })
-  async download(@CurrentPrincipal() p: Principal, @Param('form_id') formId: string, @Param('upload_id') uploadId: string, @Res() reply: Reply) {
-    const { form } = await this.forms.accessible(p, formId, 'view');
-    const upload = await this.uploads.open(form.id, uploadId);
+  async download(
+    @FormWorkspace('view') workspace: FormsWorkspaceContext,
+    @Param('form_id') formId: string,
+    @Param('upload_id') uploadId: string,
+    @Res() reply: Reply,
+  ) {
+    const upload = await this.uploads.open(workspace, formId, uploadId);
     if (!upload) throw NotFound('upload', uploadId);
     reply
       .header('content-type', upload.mimeType)
