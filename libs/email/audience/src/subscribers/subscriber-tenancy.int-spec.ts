@@ -69,6 +69,16 @@ describe('SubscriberRepository tenancy (real PostgreSQL)', () => {
     return { update, ...results };
   }
 
+  it('takes a branded WorkspaceId only: a plain string does not compile, although it would run (tsc checks this file)', async () => {
+    const rawId: string = WORKSPACE_A;
+    // @ts-expect-error An id from a path or a body is a plain string; only a workspace context (or a test) brands one.
+    expect(await repository.view(rawId, 'sub_a1')).toMatchObject({ id: 'sub_a1' });
+    await repository.transaction(async (tx) => {
+      // @ts-expect-error The same holds for the writes that take the transaction second.
+      expect(await repository.lock(rawId, tx, 'sub_a1')).toMatchObject({ id: 'sub_a1' });
+    });
+  });
+
   it("reads nothing of A's through B", async () => {
     expect(JSON.parse((await repository.page(WORKSPACE_B, {}, { limit: 10 })).data)).toEqual([expect.objectContaining({ id: 'sub_b1' })]);
     expect((await repository.page(WORKSPACE_B, { tagIds: ['tag_a1'] }, { limit: 10 })).fetched).toBe(0);
