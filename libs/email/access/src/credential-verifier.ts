@@ -2,7 +2,8 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@shared/config';
 import { AuthServices, CredentialVerifier, LastUsedRecorder, Principal } from '@shared/auth';
 import { Clock } from '@shared/core';
-import { DomainError, SharedErrors } from '@shared/errors';
+import { DomainError } from '@shared/errors';
+import { EmailErrors } from '@email/contracts';
 import { AccessRepository, ApiKeyRecord } from './access.repository';
 import { hashApiKey } from './api-key-secret';
 import { canonicalScopes, profilesCovering } from './scopes';
@@ -58,11 +59,11 @@ export class EmailCredentialVerifier implements CredentialVerifier {
 
   async verify(token: string): Promise<Principal> {
     const key = await this.repository.findKeyByHash(hashApiKey(token));
-    if (!key) throw SharedErrors.fail('invalid_credential', 'The API key is not valid.');
+    if (!key) throw EmailErrors.fail('invalid_credential', 'The API key is not valid.');
     const view = credentialView(key, this.clock.now());
-    if (view.status === 'revoked') throw SharedErrors.fail('credential_revoked', 'This API key was revoked.');
-    if (view.status === 'rotated') throw SharedErrors.fail('credential_revoked', 'This API key was replaced by a newer key.');
-    if (view.status === 'expired') throw SharedErrors.fail('credential_expired', 'This API key has expired.');
+    if (view.status === 'revoked') throw EmailErrors.fail('credential_revoked', 'This API key was revoked.');
+    if (view.status === 'rotated') throw EmailErrors.fail('credential_revoked', 'This API key was replaced by a newer key.');
+    if (view.status === 'expired') throw EmailErrors.fail('credential_expired', 'This API key has expired.');
     return {
       credentialType: 'workspace_api_key',
       credentialId: key.id,
@@ -82,7 +83,7 @@ export class EmailCredentialVerifier implements CredentialVerifier {
     const message = `This API key lacks ${missingScopes.join(', ')}. Replace it with a key that also has ${
       missingScopes.length === 1 ? 'that scope' : 'those scopes'
     }.`;
-    return SharedErrors.fail('insufficient_scope', message, {
+    return EmailErrors.fail('insufficient_scope', message, {
       extra: {
         required_scopes: requiredScopes,
         missing_scopes: missingScopes,

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DeliveryConnection } from '@email/data-access';
 import { WorkspaceId } from '@shared/core';
-import { NotFound } from '@shared/errors';
 import { CursorCodec, Page, PageQueryDto, keysetList } from '@shared/pagination';
+import { EmailErrors } from '@email/contracts';
 import { SenderIdentityDto } from './sender-identity.dto';
 import { DeliveryConnectionRepository } from './delivery-connection.repository';
 
@@ -34,7 +34,7 @@ export class SenderIdentityService {
 
   async get(workspaceId: WorkspaceId, id: string): Promise<SenderIdentityDto> {
     const connection = await this.repository.findEnabled(workspaceId, id);
-    if (!connection) throw NotFound('sender_identity', id);
+    if (!connection) throw EmailErrors.notFound('sender_identity', id);
     return toSenderIdentityDto(connection);
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { WorkspaceId } from '@shared/core';
-import { NotFound } from '@shared/errors';
 import type { Workspace } from '@email/data-access';
+import { EmailErrors } from '@email/contracts';
 import { WorkspaceDto } from './workspace.dto';
 import { WorkspaceRepository } from './workspace.repository';
 
@@ -28,7 +28,7 @@ export class WorkspaceService {
 
   async get(workspaceId: WorkspaceId): Promise<WorkspaceDto> {
     const workspace = await this.repository.find(workspaceId);
-    if (!workspace) throw NotFound('workspace', workspaceId);
+    if (!workspace) throw EmailErrors.notFound('workspace', workspaceId);
     return toWorkspaceDto(workspace);
   }
 }

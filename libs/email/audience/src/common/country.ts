@@ -1,6 +1,6 @@
 import countries from 'i18n-iso-countries';
 import english from 'i18n-iso-countries/langs/en.json';
-import { InvalidRequest } from '@shared/errors';
+import { EmailErrors } from '@email/contracts';
 
 countries.registerLocale(english);
 
@@ -15,5 +15,5 @@ export function toCountryCode(input: string, field = 'country'): string {
   if (/^[A-Z]{3}$/.test(upper) && countries.alpha3ToAlpha2(upper)) return countries.alpha3ToAlpha2(upper)!;
   const byName = countries.getAlpha2Code(value, 'en');
   if (byName) return byName;
-  throw InvalidRequest('invalid_country', `"${value}" is not a country name or ISO 3166 code.`, field);
+  throw EmailErrors.invalid('invalid_country', `"${value}" is not a country name or ISO 3166 code.`, field);
 }

@@ -1,4 +1,4 @@
-import { InvalidRequest } from '@shared/errors';
+import { EmailErrors } from '@email/contracts';
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -7,7 +7,7 @@ export function parseCalendarDate(value: string, field: string): Date {
   const match = DAY.exec(value);
   const date = match ? new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))) : undefined;
   if (!date || date.toISOString().slice(0, 10) !== value) {
-    throw InvalidRequest('invalid_date', `"${field}" must be a calendar date in YYYY-MM-DD form.`, field);
+    throw EmailErrors.invalid('invalid_date', `"${field}" must be a calendar date in YYYY-MM-DD form.`, field);
   }
   return date;
 }

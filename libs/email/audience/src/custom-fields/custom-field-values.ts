@@ -1,4 +1,4 @@
-import { InvalidRequest } from '@shared/errors';
+import { EmailErrors } from '@email/contracts';
 import { isBlank } from '../common/blank';
 import { parseCalendarDate } from '../common/dates';
 import { CustomFieldTypeName } from './custom-field-types';
@@ -18,7 +18,7 @@ const TEXT_AREA_MAX = 10_000;
  * Blank values never reach here (they leave the saved value unchanged).
  */
 export function normalizeFieldValue(field: FieldDefinition, value: unknown, path: string): unknown {
-  const invalid = (why: string) => InvalidRequest('invalid_custom_field_value', `${path} ${why}.`, path);
+  const invalid = (why: string) => EmailErrors.invalid('invalid_custom_field_value', `${path} ${why}.`, path);
   switch (field.type) {
     case 'Text':
     case 'Text Area': {
@@ -68,7 +68,7 @@ export function normalizeCustomFields(input: Record<string, unknown>, fields: Ma
   for (const [id, value] of Object.entries(input)) {
     const path = `custom_fields.${id}`;
     const field = fields.get(id);
-    if (!field) throw InvalidRequest('unknown_custom_field', `${path} is not a custom field of this workspace.`, path);
+    if (!field) throw EmailErrors.invalid('unknown_custom_field', `${path} is not a custom field of this workspace.`, path);
     if (isBlank(value)) continue;
     out[id] = normalizeFieldValue(field, value, path);
   }

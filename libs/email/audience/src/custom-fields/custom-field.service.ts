@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { CustomField } from '@email/data-access';
 import { IdGenerator, WorkspaceId } from '@shared/core';
-import { Conflict, InvalidRequest, NotFound } from '@shared/errors';
 import { CursorCodec, Page, keysetList } from '@shared/pagination';
+import { EmailErrors } from '@email/contracts';
 import { CustomFieldDto, CustomFieldUpdateRequestDto, CustomFieldUpsertRequestDto } from './custom-field.dto';
 import { isRecordGone, isUniqueViolation } from '../common/prisma-errors';
 import { CustomFieldRepository } from './custom-field.repository';
@@ -51,23 +51,23 @@ export class CustomFieldService {
 
   async update(workspaceId: WorkspaceId, id: string, input: CustomFieldUpdateRequestDto): Promise<CustomFieldDto> {
     if (input.label === undefined && input.type === undefined && input.settings === undefined) {
-      throw InvalidRequest('empty_update', 'Send at least one of label, type or settings.', 'body');
+      throw EmailErrors.invalid('empty_update', 'Send at least one of label, type or settings.', 'body');
     }
     const current = await this.require(workspaceId, id);
     const type = input.type ?? toApiType(current.type);
     const options = checkedOptions(type, input.settings?.options ?? current.options);
     const label = input.label?.trim();
     if (input.type && toDbType(input.type) !== current.type && (await this.repository.inUse(workspaceId, id))) {
-      throw Conflict('custom_field_in_use', 'Subscribers hold values for this field; its type cannot change.', { field: 'type' });
+      throw EmailErrors.fail('custom_field_in_use', 'Subscribers hold values for this field; its type cannot change.', { details: { field: 'type' } });
     }
     const field = await this.repository.update(workspaceId, id, { label, type: toDbType(type), options }).catch((error) => {
-      throw isRecordGone(error) ? NotFound('custom_field', id) : conflictOnLabel(error);
+      throw isRecordGone(error) ? EmailErrors.notFound('custom_field', id) : conflictOnLabel(error);
     });
     return toCustomFieldDto(field);
   }
 
   async delete(workspaceId: WorkspaceId, id: string): Promise<void> {
-    if (!(await this.repository.delete(workspaceId, id))) throw NotFound('custom_field', id);
+    if (!(await this.repository.delete(workspaceId, id))) throw EmailErrors.notFound('custom_field', id);
   }
 
   /** The workspace's definitions for the given ids, for validating subscriber values. */
@@ -79,22 +79,22 @@ export class CustomFieldService {
 
   private async require(workspaceId: WorkspaceId, id: string): Promise<CustomField> {
     const field = await this.repository.find(workspaceId, id);
-    if (!field) throw NotFound('custom_field', id);
+    if (!field) throw EmailErrors.notFound('custom_field', id);
     return field;
   }
 }
 
 /** The unique (workspace_id, label_key) constraint is the only label check, so concurrent writers cannot both pass it. */
 const conflictOnLabel = (error: unknown): unknown =>
-  isUniqueViolation(error) ? Conflict('custom_field_label_taken', 'Another custom field already has this label.', { field: 'label' }) : error;
+  isUniqueViolation(error) ? EmailErrors.fail('custom_field_label_taken', 'Another custom field already has this label.', { details: { field: 'label' } }) : error;
 
 function checkedOptions(type: CustomFieldTypeName, options: string[]): string[] {
   const unique = [...new Set(options.map((o) => o.trim()).filter(Boolean))];
   if (CHOICE_TYPES.includes(type) && !unique.length) {
-    throw InvalidRequest('validation_failed', `A ${type} field needs at least one option.`, 'settings.options');
+    throw EmailErrors.invalid('validation_failed', `A ${type} field needs at least one option.`, 'settings.options');
   }
   if (unique.some((o) => o.includes(',')) && type === 'Multi Select') {
-    throw InvalidRequest('validation_failed', 'Multi Select options cannot contain commas (values may be sent comma-separated).', 'settings.options');
+    throw EmailErrors.invalid('validation_failed', 'Multi Select options cannot contain commas (values may be sent comma-separated).', 'settings.options');
   }
   return CHOICE_TYPES.includes(type) ? unique : [];
 }

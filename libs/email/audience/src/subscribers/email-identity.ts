@@ -1,5 +1,5 @@
 import { domainToASCII } from 'node:url';
-import { InvalidRequest } from '@shared/errors';
+import { EmailErrors } from '@email/contracts';
 
 /**
  * The form an email address is stored, compared and looked up in: trimmed, the local part lower-cased in
@@ -10,6 +10,6 @@ export function emailIdentity(input: string, field = 'email'): string {
   const email = input.trim();
   const at = email.lastIndexOf('@');
   const domain = at < 0 ? '' : domainToASCII(email.slice(at + 1).normalize('NFC'));
-  if (!domain) throw InvalidRequest('invalid_email', `"${field}" does not have a valid domain.`, field);
+  if (!domain) throw EmailErrors.invalid('invalid_email', `"${field}" does not have a valid domain.`, field);
   return `${email.slice(0, at).toLowerCase().normalize('NFC')}@${domain}`;
 }

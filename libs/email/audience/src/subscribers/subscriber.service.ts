@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Prisma } from '@email/data-access';
+import { EmailErrors } from '@email/contracts';
 import { Outbox } from '@email/events';
 import { Clock, IdGenerator, WorkspaceId } from '@shared/core';
-import { Conflict, InvalidRequest, NotFound } from '@shared/errors';
 import { CursorCodec, KeysetPosition, readKeysetPage } from '@shared/pagination';
 import { isBlank } from '../common/blank';
 import { ConsentEvidenceDto } from '../common/consent.dto';
@@ -76,7 +76,7 @@ export class SubscriberService {
 
   async get(workspaceId: WorkspaceId, id: string): Promise<SubscriberDto> {
     const subscriber = await this.repository.view(workspaceId, id);
-    if (!subscriber) throw NotFound('subscriber', id);
+    if (!subscriber) throw EmailErrors.notFound('subscriber', id);
     return subscriber;
   }
 
@@ -102,7 +102,7 @@ export class SubscriberService {
       }, now);
       let addedTags: string[];
       if (!saved.created) {
-        if (input.create_only) throw Conflict('subscriber_exists', 'A subscriber with this email already exists.', { field: 'email' });
+        if (input.create_only) throw EmailErrors.fail('subscriber_exists', 'A subscriber with this email already exists.', { details: { field: 'email' } });
         this.requireConsentToActivate(saved.status, status, input.consent_evidence);
         const changes = changesFrom(saved, { ...profile, ...(status ? { status } : {}) });
         if (Object.keys(changes).length) await this.repository.update(workspaceId, tx, saved.id, changes, now);
@@ -129,7 +129,7 @@ export class SubscriberService {
       const current = await this.requireSubscriber(workspaceId, tx, id);
       const changes = changesFrom(current, { ...profile, ...(isBlank(input.email) ? {} : { email: emailIdentity(input.email!) }) });
       if (changes.email && (await this.repository.emailTaken(workspaceId, tx, changes.email, id))) {
-        throw Conflict('subscriber_email_taken', 'Another subscriber already has this email.', { field: 'email' });
+        throw EmailErrors.fail('subscriber_email_taken', 'Another subscriber already has this email.', { details: { field: 'email' } });
       }
       const changedFields = Object.keys(changes);
       if (changedFields.length) {
@@ -156,33 +156,33 @@ export class SubscriberService {
   }
 
   async delete(workspaceId: WorkspaceId, id: string): Promise<void> {
-    if (!(await this.repository.delete(workspaceId, id))) throw NotFound('subscriber', id);
+    if (!(await this.repository.delete(workspaceId, id))) throw EmailErrors.notFound('subscriber', id);
   }
 
   addTag(workspaceId: WorkspaceId, id: string, tagId: string): Promise<SubscriberDto> {
     return this.changeMembership(workspaceId, id, 'tags', async (tx) => {
-      if (!(await this.tags.existing(workspaceId, tx, [tagId])).size) throw NotFound('tag', tagId);
+      if (!(await this.tags.existing(workspaceId, tx, [tagId])).size) throw EmailErrors.notFound('tag', tagId);
       return (await this.repository.addTags(workspaceId, tx, id, [tagId])).length ? { tagId, delta: 1 } : false;
     });
   }
 
   removeTag(workspaceId: WorkspaceId, id: string, tagId: string): Promise<SubscriberDto> {
     return this.changeMembership(workspaceId, id, 'tags', async (tx) => {
-      if (!(await this.tags.existing(workspaceId, tx, [tagId])).size) throw NotFound('tag', tagId);
+      if (!(await this.tags.existing(workspaceId, tx, [tagId])).size) throw EmailErrors.notFound('tag', tagId);
       return (await this.repository.removeTag(workspaceId, tx, id, tagId)) ? { tagId, delta: -1 } : false;
     });
   }
 
   addSequence(workspaceId: WorkspaceId, id: string, sequenceId: string): Promise<SubscriberDto> {
     return this.changeMembership(workspaceId, id, 'sequence_ids', async (tx, now) => {
-      if (!(await this.repository.existingSequences(workspaceId, tx, [sequenceId])).size) throw NotFound('sequence', sequenceId);
+      if (!(await this.repository.existingSequences(workspaceId, tx, [sequenceId])).size) throw EmailErrors.notFound('sequence', sequenceId);
       return (await this.repository.enroll(workspaceId, tx, id, [sequenceId], now)) > 0;
     });
   }
 
   removeSequence(workspaceId: WorkspaceId, id: string, sequenceId: string): Promise<SubscriberDto> {
     return this.changeMembership(workspaceId, id, 'sequence_ids', async (tx, now) => {
-      if (!(await this.repository.existingSequences(workspaceId, tx, [sequenceId])).size) throw NotFound('sequence', sequenceId);
+      if (!(await this.repository.existingSequences(workspaceId, tx, [sequenceId])).size) throw EmailErrors.notFound('sequence', sequenceId);
       return this.repository.unenroll(workspaceId, tx, id, sequenceId, now);
     });
   }
@@ -231,7 +231,7 @@ export class SubscriberService {
   private async resolveTags(workspaceId: WorkspaceId, tx: Prisma.TransactionClient, existingIds: string[], newNames: string[], now: Date): Promise<string[]> {
     const found = await this.tags.existing(workspaceId, tx, existingIds);
     const missing = existingIds.findIndex((id) => !found.has(id));
-    if (missing >= 0) throw InvalidRequest('unknown_tag', `Tag "${existingIds[missing]}" does not exist.`, `existing_tag_ids[${missing}]`);
+    if (missing >= 0) throw EmailErrors.invalid('unknown_tag', `Tag "${existingIds[missing]}" does not exist.`, `existing_tag_ids[${missing}]`);
     const created = await this.tags.findOrCreateByNames(workspaceId, tx, newNames, () => this.ids.newId('tag'), now);
     return [...new Set([...existingIds, ...created])];
   }
@@ -239,7 +239,7 @@ export class SubscriberService {
   private async requireSequences(workspaceId: WorkspaceId, tx: Prisma.TransactionClient, ids: string[], field: string): Promise<void> {
     const found = await this.repository.existingSequences(workspaceId, tx, ids);
     const missing = ids.findIndex((id) => !found.has(id));
-    if (missing >= 0) throw InvalidRequest('unknown_sequence', `Sequence "${ids[missing]}" does not exist.`, `${field}[${missing}]`);
+    if (missing >= 0) throw EmailErrors.invalid('unknown_sequence', `Sequence "${ids[missing]}" does not exist.`, `${field}[${missing}]`);
   }
 
   private async membershipChanges(
@@ -259,14 +259,14 @@ export class SubscriberService {
 
   private async requireSubscriber(workspaceId: WorkspaceId, tx: Prisma.TransactionClient, id: string) {
     const current = await this.repository.lock(workspaceId, tx, id);
-    if (!current) throw NotFound('subscriber', id);
+    if (!current) throw EmailErrors.notFound('subscriber', id);
     return current;
   }
 
   /** Our reading of the contract: re-activating a subscriber who is not Active needs consent evidence. */
   private requireConsentToActivate(previous: SubscriberStatusName, next: SubscriberStatusName | undefined, consent?: ConsentEvidenceDto): void {
     if (next === 'Active' && previous !== 'Active' && !consent) {
-      throw InvalidRequest(
+      throw EmailErrors.invalid(
         'consent_evidence_required',
         `Making a ${previous} subscriber Active requires consent_evidence.`,
         'consent_evidence',
@@ -276,7 +276,7 @@ export class SubscriberService {
 
   private checkConsentTime(consent?: ConsentEvidenceDto): void {
     if (consent && new Date(consent.collected_at).getTime() > this.clock.now().getTime()) {
-      throw InvalidRequest('consent_collected_in_future', 'consent_evidence.collected_at is later than server time.', 'consent_evidence.collected_at');
+      throw EmailErrors.invalid('consent_collected_in_future', 'consent_evidence.collected_at is later than server time.', 'consent_evidence.collected_at');
     }
   }
 

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EmailPrisma, Prisma, Tag } from '@email/data-access';
-import { Conflict } from '@shared/errors';
 import { WorkspaceId } from '@shared/core';
 import { KeysetPage, keysetWhere } from '@shared/pagination';
+import { EmailErrors } from '@email/contracts';
 import { gdprPurposeOf } from './gdpr-tags';
 
 export const tagKey = (name: string) => name.trim().toLowerCase();
@@ -83,7 +83,7 @@ export class TagRepository {
         SELECT id, name_key FROM tags WHERE workspace_id = ${workspaceId} AND name_key = ANY(${missing}::text[]) ORDER BY id FOR KEY SHARE`;
       for (const row of rows) found.set(row.name_key, row.id);
     }
-    if (found.size < keys.length) throw Conflict('tag_deleted', 'A tag named in new_tags was deleted while it was being attached; retry.', { field: 'new_tags' });
+    if (found.size < keys.length) throw EmailErrors.fail('tag_deleted', 'A tag named in new_tags was deleted while it was being attached; retry.', { details: { field: 'new_tags' } });
     return keys.map((key) => found.get(key)!);
   }
 }

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Tag } from '@email/data-access';
 import { IdGenerator, WorkspaceId } from '@shared/core';
-import { Conflict, InvalidRequest, NotFound } from '@shared/errors';
 import { CursorCodec, Page, keysetList } from '@shared/pagination';
+import { EmailErrors } from '@email/contracts';
 import { TagCreateRequestDto, TagDto, TagUpdateRequestDto } from './tag.dto';
 import { isRecordGone, isUniqueViolation } from '../common/prisma-errors';
 import { TagRepository } from './tag.repository';
@@ -20,7 +20,7 @@ export function toTagDto(tag: Tag): TagDto {
   };
 }
 
-const nameTaken = () => Conflict('tag_name_taken', 'Another tag already has this name.', { field: 'name' });
+const nameTaken = () => EmailErrors.fail('tag_name_taken', 'Another tag already has this name.', { details: { field: 'name' } });
 
 @Injectable()
 export class TagService {
@@ -37,7 +37,7 @@ export class TagService {
 
   async get(workspaceId: WorkspaceId, id: string): Promise<TagDto> {
     const tag = await this.repository.find(workspaceId, id);
-    if (!tag) throw NotFound('tag', id);
+    if (!tag) throw EmailErrors.notFound('tag', id);
     return toTagDto(tag);
   }
 
@@ -51,17 +51,17 @@ export class TagService {
 
   async update(workspaceId: WorkspaceId, id: string, input: TagUpdateRequestDto): Promise<TagDto> {
     if (input.name === undefined && input.description === undefined) {
-      throw InvalidRequest('empty_update', 'Send at least one of name or description.', 'body');
+      throw EmailErrors.invalid('empty_update', 'Send at least one of name or description.', 'body');
     }
-    if (!(await this.repository.find(workspaceId, id))) throw NotFound('tag', id);
+    if (!(await this.repository.find(workspaceId, id))) throw EmailErrors.notFound('tag', id);
     try {
       return toTagDto(await this.repository.update(workspaceId, id, input));
     } catch (error) {
-      throw isUniqueViolation(error) ? nameTaken() : isRecordGone(error) ? NotFound('tag', id) : error;
+      throw isUniqueViolation(error) ? nameTaken() : isRecordGone(error) ? EmailErrors.notFound('tag', id) : error;
     }
   }
 
   async delete(workspaceId: WorkspaceId, id: string): Promise<void> {
-    if (!(await this.repository.delete(workspaceId, id))) throw NotFound('tag', id);
+    if (!(await this.repository.delete(workspaceId, id))) throw EmailErrors.notFound('tag', id);
   }
 }

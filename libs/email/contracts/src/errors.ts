@@ -1,0 +1,40 @@
+import { defineErrorCodes, errorFactory, SHARED_ERROR_CODES } from '@shared/errors';
+
+/** Every code the email service can return: the shared ones plus its own. docs/errors/email.md is generated from it. */
+export const EMAIL_ERROR_CODES = defineErrorCodes({
+  ...SHARED_ERROR_CODES,
+
+  // Records a path names that the workspace does not have.
+  workspace_not_found: { type: 'not_found', description: 'The workspace does not exist.' },
+  api_key_not_found: { type: 'not_found', description: 'No active API key has this id; an already revoked key counts as not found.' },
+  subscriber_not_found: { type: 'not_found', description: 'The workspace has no subscriber with this id.' },
+  tag_not_found: { type: 'not_found', description: 'The workspace has no tag with this id.' },
+  sequence_not_found: { type: 'not_found', description: 'The workspace has no sequence with this id.' },
+  custom_field_not_found: { type: 'not_found', description: 'The workspace has no custom field with this id.' },
+  sender_identity_not_found: { type: 'not_found', description: 'The workspace has no enabled sender identity with this id.' },
+
+  // Request values the email rules refuse.
+  empty_update: { type: 'invalid_request', description: 'An update named none of the fields it can change.' },
+  invalid_email: { type: 'invalid_request', description: 'The email address has no usable domain.' },
+  invalid_country: { type: 'invalid_request', description: 'The country is neither an ISO 3166 code nor an English country name.' },
+  invalid_date: { type: 'invalid_request', description: 'The date is not a real calendar day written as YYYY-MM-DD.' },
+  unknown_tag: { type: 'invalid_request', description: 'A tag id in the body does not belong to the workspace; `details.field` points at it.' },
+  unknown_sequence: { type: 'invalid_request', description: 'A sequence id in the body does not belong to the workspace; `details.field` points at it.' },
+  unknown_custom_field: { type: 'invalid_request', description: 'A key of `custom_fields` is not a custom field of the workspace.' },
+  invalid_custom_field_value: { type: 'invalid_request', description: "A custom field value does not fit the field's type or options." },
+  consent_evidence_required: { type: 'invalid_request', description: 'Setting a subscriber who is not Active back to Active needs `consent_evidence`.' },
+  consent_collected_in_future: { type: 'invalid_request', description: '`consent_evidence.collected_at` is later than the server clock.' },
+
+  // Writes that collide with stored data or a concurrent request.
+  subscriber_exists: { type: 'conflict', description: 'A create-only upsert named an email the workspace already has.' },
+  subscriber_email_taken: { type: 'conflict', description: 'Another subscriber of the workspace already has the new email.' },
+  tag_name_taken: { type: 'conflict', description: 'Another tag of the workspace has this name (compared without case).' },
+  tag_deleted: { type: 'conflict', description: 'A tag named in `new_tags` was deleted while the request attached it; retrying creates it again.' },
+  custom_field_label_taken: { type: 'conflict', description: 'Another custom field of the workspace has this label (compared without case).' },
+  custom_field_in_use: { type: 'conflict', description: 'Subscribers hold values for the field, so its type cannot change.' },
+});
+
+export type EmailErrorCode = keyof typeof EMAIL_ERROR_CODES;
+
+/** The only way email code builds an error: a code outside EMAIL_ERROR_CODES does not compile. */
+export const EmailErrors = errorFactory(EMAIL_ERROR_CODES);
