@@ -261,6 +261,12 @@ describe('SubscriberService.upsert (in-memory repositories)', () => {
     });
   });
 
+  it('takes a branded workspace only: a plain string does not compile, although it would run (tsc checks this file)', async () => {
+    const rawId: string = WORKSPACE;
+    // @ts-expect-error An id from a path or a body is a plain string; only a workspace context (or a test) brands one.
+    expect((await service.upsert(rawId, { email: 'ann@example.com' })).created).toBe(true);
+  });
+
   it("acts in the request's workspace only: the same email elsewhere is another subscriber", async () => {
     audience.addSubscriber(OTHER, { id: 'sub_elsewhere', email: 'ann@example.com', name: 'Elsewhere', status: 'Blocked' });
     const { created, subscriber } = await upsert({ status: 'Active', name: 'Here' });
