@@ -80,6 +80,14 @@ describe('SubscriberRepository.page (real PostgreSQL)', () => {
         last_id: null,
       });
     });
+    // Last in this block: it changes the PAGED rows.
+    it('holds its place while rows come and go: page 2 neither repeats nor skips after a create and a delete', async () => {
+      const first = await repository.page(PAGED, {}, { limit: 4 });
+      await database.prisma().subscriber.create({ data: { id: 'sub_z9', workspace_id: PAGED, email: 'z9@example.com' } });
+      await database.prisma().subscriber.delete({ where: { id: NEWEST_FIRST[0] } });
+      const second = await repository.page(PAGED, {}, { limit: 4, after: { created_at: new Date(first.last_created_at!), id: first.last_id! } });
+      expect(ids(second.data)).toEqual(NEWEST_FIRST.slice(4, 8));
+    });
   });
 
   describe('filters (in the FILTERED workspace)', () => {
