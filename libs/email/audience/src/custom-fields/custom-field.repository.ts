@@ -1,10 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { CustomField, CustomFieldType, EmailPrisma } from '@email/data-access';
+import { EmailErrors } from '@email/contracts';
 import { WorkspaceId } from '@shared/core';
+import { isRecordGone, isUniqueViolation } from '@shared/errors';
 import { KeysetPage, keysetWhere } from '@shared/pagination';
 
 /** Labels are unique per workspace regardless of case. */
 const labelKey = (label: string) => label.toLowerCase();
+
+/** The unique (workspace_id, label_key) index is the only label check, so concurrent writers cannot both pass it. */
+function labelTakenOn(error: unknown): never {
+  throw isUniqueViolation(error, 'label_key')
+    ? EmailErrors.fail('custom_field_label_taken', 'Another custom field already has this label.', { details: { field: 'label' } })
+    : error;
+}
 
 @Injectable()
 export class CustomFieldRepository {
@@ -32,12 +41,15 @@ export class CustomFieldRepository {
 
   /** Creates the field; a label another field has (in any case) fails on the unique (workspace_id, label_key). */
   create(workspaceId: WorkspaceId, data: { id: string; label: string; type: CustomFieldType; options: string[] }): Promise<CustomField> {
-    return this.prisma.customField.create({ data: { ...data, label_key: labelKey(data.label), workspace_id: workspaceId } });
+    return this.prisma.customField.create({ data: { ...data, label_key: labelKey(data.label), workspace_id: workspaceId } }).catch(labelTakenOn);
   }
 
-  update(workspaceId: WorkspaceId, id: string, data: { label?: string; type?: CustomFieldType; options?: string[] }): Promise<CustomField> {
+  /** The updated field, or null when the workspace has no such field (or it was deleted meanwhile). */
+  update(workspaceId: WorkspaceId, id: string, data: { label?: string; type?: CustomFieldType; options?: string[] }): Promise<CustomField | null> {
     const key = data.label === undefined ? {} : { label_key: labelKey(data.label) };
-    return this.prisma.customField.update({ where: { id, workspace_id: workspaceId }, data: { ...data, ...key } });
+    return this.prisma.customField
+      .update({ where: { id, workspace_id: workspaceId }, data: { ...data, ...key } })
+      .catch((error: unknown) => (isRecordGone(error) ? null : labelTakenOn(error)));
   }
 
   /** Whether any subscriber holds a value for this field (a type change would invalidate it). */

@@ -4,7 +4,6 @@ import { IdGenerator, WorkspaceId } from '@shared/core';
 import { CursorCodec, Page, keysetList } from '@shared/pagination';
 import { EmailErrors } from '@email/contracts';
 import { CustomFieldDto, CustomFieldUpdateRequestDto, CustomFieldUpsertRequestDto } from './custom-field.dto';
-import { isRecordGone, isUniqueViolation } from '../common/prisma-errors';
 import { CustomFieldRepository } from './custom-field.repository';
 import { CHOICE_TYPES, CustomFieldTypeName, toApiType, toDbType } from './custom-field-types';
 import { FieldDefinition } from './custom-field-values';
@@ -43,10 +42,7 @@ export class CustomFieldService {
   async create(workspaceId: WorkspaceId, input: CustomFieldUpsertRequestDto): Promise<CustomFieldDto> {
     const label = input.label.trim();
     const options = checkedOptions(input.type, input.settings?.options ?? []);
-    const field = await this.repository.create(workspaceId, { id: this.ids.newId('cf'), label, type: toDbType(input.type), options }).catch((error) => {
-      throw conflictOnLabel(error);
-    });
-    return toCustomFieldDto(field);
+    return toCustomFieldDto(await this.repository.create(workspaceId, { id: this.ids.newId('cf'), label, type: toDbType(input.type), options }));
   }
 
   async update(workspaceId: WorkspaceId, id: string, input: CustomFieldUpdateRequestDto): Promise<CustomFieldDto> {
@@ -60,9 +56,8 @@ export class CustomFieldService {
     if (input.type && toDbType(input.type) !== current.type && (await this.repository.inUse(workspaceId, id))) {
       throw EmailErrors.fail('custom_field_in_use', 'Subscribers hold values for this field; its type cannot change.', { details: { field: 'type' } });
     }
-    const field = await this.repository.update(workspaceId, id, { label, type: toDbType(type), options }).catch((error) => {
-      throw isRecordGone(error) ? EmailErrors.notFound('custom_field', id) : conflictOnLabel(error);
-    });
+    const field = await this.repository.update(workspaceId, id, { label, type: toDbType(type), options });
+    if (!field) throw EmailErrors.notFound('custom_field', id);
     return toCustomFieldDto(field);
   }
 
@@ -83,10 +78,6 @@ export class CustomFieldService {
     return field;
   }
 }
-
-/** The unique (workspace_id, label_key) constraint is the only label check, so concurrent writers cannot both pass it. */
-const conflictOnLabel = (error: unknown): unknown =>
-  isUniqueViolation(error) ? EmailErrors.fail('custom_field_label_taken', 'Another custom field already has this label.', { details: { field: 'label' } }) : error;
 
 function checkedOptions(type: CustomFieldTypeName, options: string[]): string[] {
   const unique = [...new Set(options.map((o) => o.trim()).filter(Boolean))];

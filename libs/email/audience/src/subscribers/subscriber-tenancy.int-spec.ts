@@ -86,7 +86,6 @@ describe('SubscriberRepository tenancy (real PostgreSQL)', () => {
     expect(await repository.view(WORKSPACE_B, 'sub_a1')).toBeUndefined();
     await repository.transaction(async (tx) => {
       expect(await repository.lock(WORKSPACE_B, tx, 'sub_a1')).toBeUndefined();
-      expect(await repository.emailTaken(WORKSPACE_B, tx, 'other@example.com', 'sub_b1')).toBe(false);
       expect([...(await repository.existingSequences(WORKSPACE_B, tx, ['seq_a1', 'seq_b1']))]).toEqual(['seq_b1']);
     });
   });

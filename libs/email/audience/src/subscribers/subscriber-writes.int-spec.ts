@@ -88,14 +88,14 @@ describe('SubscriberRepository writes (real PostgreSQL)', () => {
       expect(await repository.transaction((tx) => repository.lock(WORKSPACE, tx, 'sub_missing'))).toBeUndefined();
     });
 
-    it('update writes the given fields; emailTaken sees other subscribers only', async () => {
+    it("update writes the given fields; another subscriber's email is refused by the unique index", async () => {
       await repository.transaction(async (tx) => {
         await repository.insertOrLock(WORKSPACE, tx, newRow('sub_up', 'up@example.com'), NOW);
         await repository.insertOrLock(WORKSPACE, tx, newRow('sub_up2', 'up2@example.com'), NOW);
       });
+      const taken = repository.transaction((tx) => repository.update(WORKSPACE, tx, 'sub_up', { email: 'up2@example.com' }, NOW));
+      await expect(taken).rejects.toMatchObject({ status: 409, code: 'subscriber_email_taken', details: { field: 'email' } });
       await repository.transaction(async (tx) => {
-        expect(await repository.emailTaken(WORKSPACE, tx, 'up2@example.com', 'sub_up')).toBe(true);
-        expect(await repository.emailTaken(WORKSPACE, tx, 'up@example.com', 'sub_up')).toBe(false);
         await repository.update(WORKSPACE, tx, 'sub_up', { name: 'Up', status: 'Blocked', custom_fields: { cf_b: 'x' } }, NOW);
       });
       expect(await repository.view(WORKSPACE, 'sub_up')).toMatchObject({

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EmailPrisma, Prisma, SubscriberStatus } from '@email/data-access';
+import { EmailErrors } from '@email/contracts';
 import { WorkspaceId } from '@shared/core';
+import { isUniqueViolation } from '@shared/errors';
 import { KeysetPage } from '@shared/pagination';
 import type { SubscriberDto } from './subscriber.dto';
 
@@ -181,16 +183,18 @@ export class SubscriberRepository {
     return rows[0];
   }
 
+  /** Writes the changes; a new email another subscriber has fails on the unique (workspace_id, email), aborting the transaction. */
   async update(workspaceId: WorkspaceId, tx: Tx, id: string, changes: SubscriberChanges, now: Date): Promise<void> {
-    await tx.subscriber.update({ where: { id, workspace_id: workspaceId }, data: { ...(changes as Prisma.SubscriberUpdateInput), updated_at: now } });
+    try {
+      await tx.subscriber.update({ where: { id, workspace_id: workspaceId }, data: { ...(changes as Prisma.SubscriberUpdateInput), updated_at: now } });
+    } catch (error) {
+      if (!isUniqueViolation(error, 'email')) throw error;
+      throw EmailErrors.fail('subscriber_email_taken', 'Another subscriber already has this email.', { details: { field: 'email' } });
+    }
   }
 
   async touch(workspaceId: WorkspaceId, tx: Tx, id: string, now: Date): Promise<void> {
     await tx.$executeRaw`UPDATE subscribers SET updated_at = ${now} WHERE workspace_id = ${workspaceId} AND id = ${id}`;
-  }
-
-  emailTaken(workspaceId: WorkspaceId, tx: Tx, email: string, exceptId: string): Promise<boolean> {
-    return tx.subscriber.count({ where: { workspace_id: workspaceId, email, NOT: { id: exceptId } } }).then((n) => n > 0);
   }
 
   /**

@@ -128,9 +128,6 @@ export class SubscriberService {
     return this.repository.transaction(async (tx) => {
       const current = await this.requireSubscriber(workspaceId, tx, id);
       const changes = changesFrom(current, { ...profile, ...(isBlank(input.email) ? {} : { email: emailIdentity(input.email!) }) });
-      if (changes.email && (await this.repository.emailTaken(workspaceId, tx, changes.email, id))) {
-        throw EmailErrors.fail('subscriber_email_taken', 'Another subscriber already has this email.', { details: { field: 'email' } });
-      }
       const changedFields = Object.keys(changes);
       if (changedFields.length) {
         await this.repository.update(workspaceId, tx, id, changes, this.clock.now());

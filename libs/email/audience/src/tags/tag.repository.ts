@@ -1,11 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { EmailPrisma, Prisma, Tag } from '@email/data-access';
 import { WorkspaceId } from '@shared/core';
+import { isRecordGone, isUniqueViolation } from '@shared/errors';
 import { KeysetPage, keysetWhere } from '@shared/pagination';
 import { EmailErrors } from '@email/contracts';
 import { gdprPurposeOf } from './gdpr-tags';
 
 export const tagKey = (name: string) => name.trim().toLowerCase();
+
+/** The unique (workspace_id, name_key) index is the only name check, so concurrent writers cannot both pass it. */
+function nameTakenOn(error: unknown): never {
+  throw isUniqueViolation(error, 'name_key') ? EmailErrors.fail('tag_name_taken', 'Another tag already has this name.', { details: { field: 'name' } }) : error;
+}
 
 @Injectable()
 export class TagRepository {
@@ -27,19 +33,23 @@ export class TagRepository {
     return this.prisma.tag.findFirst({ where: { workspace_id: workspaceId, id } });
   }
 
+  /** Creates the tag; a name another tag has (in any case) fails on the unique (workspace_id, name_key). */
   create(workspaceId: WorkspaceId, data: { id: string; name: string; description: string | null }): Promise<Tag> {
     const name = data.name.trim();
-    return this.prisma.tag.create({
-      data: { ...data, name, name_key: tagKey(name), workspace_id: workspaceId, gdpr_consent_purpose: gdprPurposeOf(name) },
-    });
+    return this.prisma.tag
+      .create({ data: { ...data, name, name_key: tagKey(name), workspace_id: workspaceId, gdpr_consent_purpose: gdprPurposeOf(name) } })
+      .catch(nameTakenOn);
   }
 
-  update(workspaceId: WorkspaceId, id: string, data: { name?: string; description?: string | null }): Promise<Tag> {
+  /** The updated tag, or null when the workspace has no such tag (or it was deleted meanwhile). */
+  update(workspaceId: WorkspaceId, id: string, data: { name?: string; description?: string | null }): Promise<Tag | null> {
     const name = data.name?.trim();
-    return this.prisma.tag.update({
-      where: { id, workspace_id: workspaceId },
-      data: { ...data, ...(name ? { name, name_key: tagKey(name), gdpr_consent_purpose: gdprPurposeOf(name) } : {}) },
-    });
+    return this.prisma.tag
+      .update({
+        where: { id, workspace_id: workspaceId },
+        data: { ...data, ...(name ? { name, name_key: tagKey(name), gdpr_consent_purpose: gdprPurposeOf(name) } : {}) },
+      })
+      .catch((error: unknown) => (isRecordGone(error) ? null : nameTakenOn(error)));
   }
 
   async delete(workspaceId: WorkspaceId, id: string): Promise<boolean> {

@@ -4,7 +4,6 @@ import { IdGenerator, WorkspaceId } from '@shared/core';
 import { CursorCodec, Page, keysetList } from '@shared/pagination';
 import { EmailErrors } from '@email/contracts';
 import { TagCreateRequestDto, TagDto, TagUpdateRequestDto } from './tag.dto';
-import { isRecordGone, isUniqueViolation } from '../common/prisma-errors';
 import { TagRepository } from './tag.repository';
 
 export function toTagDto(tag: Tag): TagDto {
@@ -19,8 +18,6 @@ export function toTagDto(tag: Tag): TagDto {
     updated_at: tag.updated_at.toISOString(),
   };
 }
-
-const nameTaken = () => EmailErrors.fail('tag_name_taken', 'Another tag already has this name.', { details: { field: 'name' } });
 
 @Injectable()
 export class TagService {
@@ -42,23 +39,16 @@ export class TagService {
   }
 
   async create(workspaceId: WorkspaceId, input: TagCreateRequestDto): Promise<TagDto> {
-    try {
-      return toTagDto(await this.repository.create(workspaceId, { id: this.ids.newId('tag'), name: input.name, description: input.description ?? null }));
-    } catch (error) {
-      throw isUniqueViolation(error) ? nameTaken() : error;
-    }
+    return toTagDto(await this.repository.create(workspaceId, { id: this.ids.newId('tag'), name: input.name, description: input.description ?? null }));
   }
 
   async update(workspaceId: WorkspaceId, id: string, input: TagUpdateRequestDto): Promise<TagDto> {
     if (input.name === undefined && input.description === undefined) {
       throw EmailErrors.invalid('empty_update', 'Send at least one of name or description.', 'body');
     }
-    if (!(await this.repository.find(workspaceId, id))) throw EmailErrors.notFound('tag', id);
-    try {
-      return toTagDto(await this.repository.update(workspaceId, id, input));
-    } catch (error) {
-      throw isUniqueViolation(error) ? nameTaken() : isRecordGone(error) ? EmailErrors.notFound('tag', id) : error;
-    }
+    const tag = await this.repository.update(workspaceId, id, input);
+    if (!tag) throw EmailErrors.notFound('tag', id);
+    return toTagDto(tag);
   }
 
   async delete(workspaceId: WorkspaceId, id: string): Promise<void> {
