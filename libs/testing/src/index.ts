@@ -7,3 +7,4 @@ export * from './outages';
 export * from './dependency-outage';
 export * from './ports';
 export * from './auth-throttle';
+export * from './generated-docs';

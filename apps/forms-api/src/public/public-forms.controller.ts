@@ -2,7 +2,8 @@ import { Body, Controller, Get, Headers, HttpCode, Ip, Param, Post, Req, Res } f
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Readable } from 'node:stream';
 import { Public } from '@shared/auth';
-import { DomainError, NotFound } from '@shared/errors';
+import { DomainError } from '@shared/errors';
+import { FormsErrors } from '@forms/contracts';
 import { PublishedForms } from '@forms/forms';
 import { PublicLimits, SubmissionsService, UploadsService } from '@forms/submissions';
 import { EncodedBody, HostedPages } from './hosted-pages';
@@ -41,7 +42,7 @@ export class PublicFormsController {
   @Get('f/assets/:file')
   async script(@Param('file') file: string, @Headers('accept-encoding') acceptEncoding: string | undefined, @Res() reply: Reply) {
     const script = await this.pages.script();
-    if (file !== script.fileName) throw NotFound('asset', file);
+    if (file !== script.fileName) throw FormsErrors.notFound('asset', file);
     reply.header('content-type', 'text/javascript; charset=utf-8').header('cache-control', 'public, max-age=31536000, immutable').header('etag', script.etag);
     sendBody(reply, script.body, acceptEncoding);
   }
@@ -72,7 +73,7 @@ export class PublicFormsController {
   async submit(@Ip() ip: string, @Param('public_id') publicId: string, @Body() body: unknown) {
     await this.limits.submission(ip, publicId);
     const form = await this.published.byPublicId(publicId);
-    if (!form) throw NotFound('form', publicId);
+    if (!form) throw FormsErrors.notFound('form', publicId);
     return this.submissions.submit(form, body, 'hosted_form');
   }
 
@@ -89,7 +90,7 @@ export class PublicFormsController {
   ) {
     await this.limits.upload(ip, publicId);
     const form = await this.published.byPublicId(publicId);
-    if (!form) throw NotFound('form', publicId);
+    if (!form) throw FormsErrors.notFound('form', publicId);
     const mimeType = /^[\w.+-]+\/[\w.+-]+$/.test(fileType ?? '') ? (fileType as string) : 'application/octet-stream';
     return this.uploads.upload(form, {
       fileName: safeDecode(fileName ?? ''),

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { FormsErrors } from '@forms/contracts';
 import { FormsPrisma } from '@forms/data-access';
 import type { ApiKey, Owner } from '@forms/data-access';
+import { isUniqueViolation } from '@shared/errors';
 
 export type KeyWithOwner = ApiKey & { owner: Owner };
 
@@ -19,14 +21,25 @@ export interface NewFormsKey {
 export class AccountsRepository {
   constructor(private readonly prisma: FormsPrisma) {}
 
-  /** Owner, their first workspace (as owner) and a key, all or nothing. */
-  async createAccount(owner: { id: string; email: string; username: string }, workspace: { id: string; name: string }, key: NewFormsKey) {
-    return this.prisma.$transaction([
-      this.prisma.owner.create({ data: owner }),
-      this.prisma.workspace.create({ data: workspace }),
-      this.prisma.membership.create({ data: { owner_id: owner.id, workspace_id: workspace.id, role: 'owner' } }),
-      this.prisma.apiKey.create({ data: { ...key, owner_id: owner.id } }),
-    ]);
+  /**
+   * Owner, their first workspace (as owner) and a key, all or nothing. Email and username are unique in the database,
+   * so two concurrent sign-ups cannot both take one: a taken email is 409 `account_exists`, a taken username is
+   * `username_taken` (nothing is written; the caller tries another).
+   */
+  async createAccount(owner: { id: string; email: string; username: string }, workspace: { id: string; name: string }, key: NewFormsKey): Promise<'created' | 'username_taken'> {
+    try {
+      await this.prisma.$transaction([
+        this.prisma.owner.create({ data: owner }),
+        this.prisma.workspace.create({ data: workspace }),
+        this.prisma.membership.create({ data: { owner_id: owner.id, workspace_id: workspace.id, role: 'owner' } }),
+        this.prisma.apiKey.create({ data: { ...key, owner_id: owner.id } }),
+      ]);
+      return 'created';
+    } catch (error) {
+      if (isUniqueViolation(error, 'owners_email_key')) throw FormsErrors.fail('account_exists', 'An account with this email already exists.', { details: { field: 'email' } });
+      if (isUniqueViolation(error, 'owners_username_key')) return 'username_taken';
+      throw error;
+    }
   }
 
   createWorkspace(ownerId: string, workspace: { id: string; name: string; plan: 'free' | 'pro' | 'business' }) {
@@ -50,10 +63,6 @@ export class AccountsRepository {
 
   usernameTaken(username: string): Promise<boolean> {
     return this.prisma.owner.count({ where: { username } }).then((n) => n > 0);
-  }
-
-  emailTaken(email: string): Promise<boolean> {
-    return this.prisma.owner.count({ where: { email } }).then((n) => n > 0);
   }
 
   ownerExists(ownerId: string): Promise<boolean> {

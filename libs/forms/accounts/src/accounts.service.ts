@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { FormsErrors } from '@forms/contracts';
 import { assertValidKeyRequest, AuthChangeBus, AuthServices, KeyRequest } from '@shared/auth';
 import { Clock, IdGenerator } from '@shared/core';
-import { Conflict, InvalidRequest, NotFound } from '@shared/errors';
 import { AccountsRepository, NewFormsKey } from './accounts.repository';
 import { generateFormsKey } from './api-key-secret';
 import { FORMS_SCOPES, isFormsScope } from './scopes';
@@ -20,20 +20,22 @@ export class AccountsService {
 
   async createAccount(input: { email: string; workspaceName?: string }): Promise<{ owner_id: string; workspace_id: string; api_key: string }> {
     const email = input.email.trim().toLowerCase();
-    if (!EMAIL.test(email) || email.length > 254) throw InvalidRequest('validation_failed', 'A valid email address is required.', 'email');
-    if (await this.repository.emailTaken(email)) throw Conflict('account_exists', 'An account with this email already exists.', { field: 'email' });
-    const username = await this.freeUsername(email.split('@')[0]);
-    const workspaceName = input.workspaceName?.trim() || `${username}'s workspace`;
+    if (!EMAIL.test(email) || email.length > 254) throw FormsErrors.invalid('validation_failed', 'A valid email address is required.', 'email');
     const { secret, key } = this.newKey('Default key', [...FORMS_SCOPES], null);
     const ownerId = this.ids.newId('usr');
     const workspaceId = this.ids.newId('wrk');
-    await this.repository.createAccount({ id: ownerId, email, username }, { id: workspaceId, name: workspaceName }, key);
-    return { owner_id: ownerId, workspace_id: workspaceId, api_key: secret };
+    // A name that looked free can be taken by a concurrent sign-up before ours is stored: then the next free one.
+    for (;;) {
+      const username = await this.freeUsername(email.split('@')[0]);
+      const workspaceName = input.workspaceName?.trim() || `${username}'s workspace`;
+      const outcome = await this.repository.createAccount({ id: ownerId, email, username }, { id: workspaceId, name: workspaceName }, key);
+      if (outcome === 'created') return { owner_id: ownerId, workspace_id: workspaceId, api_key: secret };
+    }
   }
 
   async createApiKey(ownerId: string, input: KeyRequest): Promise<{ id: string; api_key: string }> {
     assertValidKeyRequest(input, isFormsScope, this.clock.now());
-    if (!(await this.repository.ownerExists(ownerId))) throw NotFound('owner', ownerId);
+    if (!(await this.repository.ownerExists(ownerId))) throw FormsErrors.notFound('owner', ownerId);
     const ordered = FORMS_SCOPES.filter((s) => input.scopes.includes(s));
     const { secret, key } = this.newKey(input.name ?? 'API key', ordered, input.expiresAt ?? null);
     await this.repository.createKey(ownerId, key);
@@ -43,8 +45,8 @@ export class AccountsService {
   /** Another workspace owned by an existing account. */
   async createWorkspace(ownerId: string, input: { name: string; plan?: 'free' | 'pro' | 'business' }): Promise<{ workspace_id: string }> {
     const name = input.name.trim();
-    if (!name || name.length > 200) throw InvalidRequest('validation_failed', 'A workspace name of 1 to 200 characters is required.', 'name');
-    if (!(await this.repository.ownerExists(ownerId))) throw NotFound('owner', ownerId);
+    if (!name || name.length > 200) throw FormsErrors.invalid('validation_failed', 'A workspace name of 1 to 200 characters is required.', 'name');
+    if (!(await this.repository.ownerExists(ownerId))) throw FormsErrors.notFound('owner', ownerId);
     const workspaceId = this.ids.newId('wrk');
     await this.repository.createWorkspace(ownerId, { id: workspaceId, name, plan: input.plan ?? 'free' });
     await this.changes.publish(AuthServices.forms, { kind: 'owner', id: ownerId });
@@ -53,16 +55,16 @@ export class AccountsService {
 
   /** Adds an account to a workspace, or changes its role there; every forms-api replica re-reads its roles. */
   async setMembership(workspaceId: string, ownerId: string, role: 'owner' | 'editor' | 'viewer'): Promise<void> {
-    if (!['owner', 'editor', 'viewer'].includes(role)) throw InvalidRequest('validation_failed', 'role must be owner, editor or viewer.', 'role');
-    if (!(await this.repository.ownerExists(ownerId))) throw NotFound('owner', ownerId);
-    if (!(await this.repository.workspaceExists(workspaceId))) throw NotFound('workspace', workspaceId);
+    if (!['owner', 'editor', 'viewer'].includes(role)) throw FormsErrors.invalid('validation_failed', 'role must be owner, editor or viewer.', 'role');
+    if (!(await this.repository.ownerExists(ownerId))) throw FormsErrors.notFound('owner', ownerId);
+    if (!(await this.repository.workspaceExists(workspaceId))) throw FormsErrors.notFound('workspace', workspaceId);
     await this.repository.setMembership(workspaceId, ownerId, role);
     await this.changes.publish(AuthServices.forms, { kind: 'owner', id: ownerId });
   }
 
   /** Revokes the key and tells every forms-api replica to drop it from its cache. */
   async revokeApiKey(keyId: string): Promise<void> {
-    if (!(await this.repository.revokeKey(keyId, this.clock.now()))) throw NotFound('api_key', keyId);
+    if (!(await this.repository.revokeKey(keyId, this.clock.now()))) throw FormsErrors.notFound('api_key', keyId);
     await this.changes.publish(AuthServices.forms, { kind: 'credential', id: keyId });
   }
 

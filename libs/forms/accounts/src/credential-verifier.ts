@@ -1,7 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { FormsErrors } from '@forms/contracts';
 import { AuthServices, CredentialVerifier, LastUsedRecorder, Principal } from '@shared/auth';
 import { Clock } from '@shared/core';
-import { DomainError, SharedErrors } from '@shared/errors';
+import type { DomainError } from '@shared/errors';
 import { AccountsRepository, KeyWithOwner } from './accounts.repository';
 import { hashFormsKey } from './api-key-secret';
 import { FORMS_SCOPES } from './scopes';
@@ -40,15 +41,15 @@ export class FormsCredentialVerifier implements CredentialVerifier {
 
   async verify(token: string): Promise<Principal> {
     const key = await this.repository.findKeyByHash(hashFormsKey(token));
-    if (!key) throw SharedErrors.fail('invalid_credential', 'The API key is not valid.');
-    if (key.revoked_at) throw SharedErrors.fail('credential_revoked', 'This API key was revoked.');
-    if (key.expires_at && key.expires_at <= this.clock.now()) throw SharedErrors.fail('credential_expired', 'This API key has expired.');
+    if (!key) throw FormsErrors.fail('invalid_credential', 'The API key is not valid.');
+    if (key.revoked_at) throw FormsErrors.fail('credential_revoked', 'This API key was revoked.');
+    if (key.expires_at && key.expires_at <= this.clock.now()) throw FormsErrors.fail('credential_expired', 'This API key has expired.');
     return { credentialType: 'api_key', credentialId: key.id, subjectId: key.owner_id, scopes: key.scopes, expiresAt: key.expires_at, credential: key };
   }
 
   insufficientScope(principal: Principal, required: readonly string[], missing: readonly string[]): DomainError {
     const order = (scopes: readonly string[]) => FORMS_SCOPES.filter((s) => scopes.includes(s));
-    return SharedErrors.fail('insufficient_scope', `This API key lacks ${missing.join(', ')}.`, {
+    return FormsErrors.fail('insufficient_scope', `This API key lacks ${missing.join(', ')}.`, {
       extra: {
         required_scopes: order(required),
         missing_scopes: order(missing),

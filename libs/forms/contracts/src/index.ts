@@ -1,2 +1,3 @@
 export * from './queues';
 export * from './job-payloads';
+export * from './errors';

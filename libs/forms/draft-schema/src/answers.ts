@@ -2,15 +2,16 @@
  * Turns what a respondent sent into the stored answer (see `AnswerValue` in model.ts).
  * Pure and dependency-free: it is bundled into the hosted form's browser script, so no zod, no node modules.
  */
+import type { AnswerCode } from '@forms/contracts';
 import { DEFAULT_MAX_LENGTH } from './defaults';
 import { isCalendarDate, isEmail, isHttpUrl, isTime } from './formats';
 import type { AnswerValue, ChoiceOption, Field, UploadedFile } from './model';
 import { toE164 } from './phone';
 
-export type CoerceResult = { ok: true; value: AnswerValue | undefined } | { ok: false; code: string; message: string };
+export type CoerceResult = { ok: true; value: AnswerValue | undefined } | { ok: false; code: AnswerCode; message: string };
 
 const ok = (value: AnswerValue | undefined): CoerceResult => ({ ok: true, value });
-const fail = (code: string, message: string): CoerceResult => ({ ok: false, code, message });
+const fail = (code: AnswerCode, message: string): CoerceResult => ({ ok: false, code, message });
 
 const SIGNATURE_PREFIX = 'data:image/png;base64,';
 const SIGNATURE_MAX = 300_000;

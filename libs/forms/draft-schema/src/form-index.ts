@@ -1,3 +1,4 @@
+import type { DraftIssueCode } from '@forms/contracts';
 import { rawIssue, type PathSegment, type RawIssue } from './issues';
 import { DEFAULT_THANK_YOU_SCREEN_ID, type Field, type FormSettings, type Quiz, type Step, type WorkflowVariable } from './model';
 
@@ -43,7 +44,7 @@ export function indexForm(steps: readonly Step[], settings: FormSettings, quiz: 
 }
 
 /** An issue at every occurrence of a key that occurs more than once. */
-export function repeated(entries: Iterable<{ key: string; path: PathSegment[] }>, code: string, message: string): RawIssue[] {
+export function repeated(entries: Iterable<{ key: string; path: PathSegment[] }>, code: DraftIssueCode, message: string): RawIssue[] {
   const list = [...entries];
   const counts = new Map<string, number>();
   for (const { key } of list) counts.set(key, (counts.get(key) ?? 0) + 1);

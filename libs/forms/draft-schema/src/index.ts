@@ -8,7 +8,7 @@ export { LIMITS } from './limits';
 export { FIELD_CATALOGUE, COMMON_FIELD_PROPERTIES, type FieldTypeDoc, type PropertyDoc } from './catalogue';
 export { coerceAnswer, isAnswered, answerToText, type CoerceResult } from './answers';
 export { COUNTRY_CALLING_CODES } from './phone';
-export { DraftEditError } from './edit/errors';
+export { DraftEditConflict, DraftEditError } from './edit/errors';
 export { addStep, updateStep, deleteStep, reorderSteps, moveStep, stepPositions, type Position } from './edit/steps';
 export { addField, updateField, deleteField, reorderFields, moveField, fieldPositions, findField } from './edit/fields';
 export { setStepLogic, getStepLogic } from './edit/logic';

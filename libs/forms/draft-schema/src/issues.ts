@@ -1,10 +1,11 @@
+import type { DraftIssueCode } from '@forms/contracts';
 import { isRecord } from './object';
 
 /** One problem found in a draft. `path` is relative to the draft schema root (`steps[1].fields[0].options`). */
 export interface DraftIssue {
   path: string;
-  /** Stable snake_case code (`required`, `duplicate_id`, `unknown_reference`, …). */
-  code: string;
+  /** Stable snake_case code (`required`, `duplicate_id`, `unknown_reference`, …), listed in the forms error registry. */
+  code: DraftIssueCode;
   /** Short, human, safe to show to the form's author. */
   message: string;
 }
@@ -19,11 +20,11 @@ export type PathSegment = string | number;
 /** An issue whose path is still a list of segments; formatted once, after sorting. */
 export interface RawIssue {
   path: PathSegment[];
-  code: string;
+  code: DraftIssueCode;
   message: string;
 }
 
-export const rawIssue = (path: PathSegment[], code: string, message: string): RawIssue => ({ path, code, message });
+export const rawIssue = (path: PathSegment[], code: DraftIssueCode, message: string): RawIssue => ({ path, code, message });
 
 const PLAIN_SEGMENT = /^[A-Za-z0-9_$-]+$/;
 

@@ -1,3 +1,4 @@
+import type { DraftIssueCode } from '@forms/contracts';
 import type { z } from 'zod';
 import { type PathSegment, rawIssue, type RawIssue } from './issues';
 import { FIELD_TYPES } from './model';
@@ -38,7 +39,8 @@ export function fromZodIssues(issues: readonly z.core.$ZodIssue[], input: unknow
     }
     switch (issue.code) {
       case 'custom': {
-        const code = typeof issue.params?.code === 'string' ? issue.params.code : 'invalid_value';
+        // Our refinements carry their code through `coded()`, which takes only listed codes.
+        const code = typeof issue.params?.code === 'string' ? (issue.params.code as DraftIssueCode) : 'invalid_value';
         return [rawIssue(path, code, issue.message)];
       }
       case 'invalid_type':

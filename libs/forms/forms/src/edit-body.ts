@@ -1,4 +1,4 @@
-import { InvalidRequest } from '@shared/errors';
+import { FormsErrors } from '@forms/contracts';
 import type { RevisionGuard } from './forms.service';
 
 /** A free-form edit body (step or field properties) with the control members taken out and checked. */
@@ -12,18 +12,18 @@ export interface EditBody {
 const CONTROL = new Set(['draft_revision', 'force', 'position', 'index']);
 
 export function splitEditBody(body: unknown, { positioned }: { positioned: boolean }): EditBody {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw InvalidRequest('validation_failed', 'The body must be a JSON object.', 'body');
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw FormsErrors.invalid('validation_failed', 'The body must be a JSON object.', 'body');
   const raw = body as Record<string, unknown>;
   const guard: RevisionGuard = {};
   if (raw.draft_revision !== undefined) guard.draft_revision = nonNegativeInteger(raw.draft_revision, 'draft_revision');
   if (raw.force !== undefined) {
-    if (typeof raw.force !== 'boolean') throw InvalidRequest('validation_failed', 'force must be a boolean.', 'force');
+    if (typeof raw.force !== 'boolean') throw FormsErrors.invalid('validation_failed', 'force must be a boolean.', 'force');
     guard.force = raw.force;
   }
   let position: number | undefined;
   if (positioned) {
     if (raw.position !== undefined && raw.index !== undefined && raw.position !== raw.index) {
-      throw InvalidRequest('validation_failed', 'Send position or index, not both.', 'index');
+      throw FormsErrors.invalid('validation_failed', 'Send position or index, not both.', 'index');
     }
     const given = raw.position !== undefined ? 'position' : raw.index !== undefined ? 'index' : undefined;
     if (given) position = nonNegativeInteger(raw[given], given);
@@ -40,13 +40,13 @@ export function guardFromQuery(query: Record<string, unknown>): RevisionGuard {
     guard.draft_revision = nonNegativeInteger(/^\d{1,9}$/.test(raw) ? Number(raw) : NaN, 'draft_revision');
   }
   if (query.force !== undefined) {
-    if (query.force !== 'true' && query.force !== 'false') throw InvalidRequest('validation_failed', 'force must be true or false.', 'force');
+    if (query.force !== 'true' && query.force !== 'false') throw FormsErrors.invalid('validation_failed', 'force must be true or false.', 'force');
     guard.force = query.force === 'true';
   }
   return guard;
 }
 
 function nonNegativeInteger(value: unknown, field: string): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw InvalidRequest('validation_failed', `${field} must be a non-negative integer.`, field);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw FormsErrors.invalid('validation_failed', `${field} must be a non-negative integer.`, field);
   return value;
 }

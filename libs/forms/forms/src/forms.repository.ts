@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { FormsErrors } from '@forms/contracts';
 import { FormsPrisma, FormsSql, Prisma } from '@forms/data-access';
 import type { Form, FormVersion } from '@forms/data-access';
 import type { DraftSchema } from '@forms/draft-schema';
 import type { WorkspaceId } from '@shared/core';
-import { Conflict, isUniqueViolation } from '@shared/errors';
+import { isUniqueViolation } from '@shared/errors';
 
 export type FormRow = Form;
 
@@ -21,7 +22,9 @@ async function slugChecked<T>(write: Promise<T>): Promise<T> {
   try {
     return await write;
   } catch (error) {
-    if (isUniqueViolation(error, 'slug')) throw Conflict('slug_taken', 'Another form in this workspace already uses this slug.', { field: 'draftSchema.settings.slug' });
+    if (isUniqueViolation(error, 'forms_workspace_id_slug_key')) {
+      throw FormsErrors.fail('slug_taken', 'Another form in this workspace already uses this slug.', { details: { field: 'draftSchema.settings.slug' } });
+    }
     throw error;
   }
 }

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { FormsErrors } from '@forms/contracts';
 import { DraftEditError, DraftSchema, IdSource, parseDraftSchema, validateForPublish } from '@forms/draft-schema';
 import { APP_CONFIG, AppConfig } from '@shared/config';
 import { Clock, IdGenerator } from '@shared/core';
-import { Conflict, InvalidRequest, NotFound } from '@shared/errors';
 import { fromEditError, invalidDraft, staleRevision } from './draft-errors';
 import { FormDetail, FormSummary, toSummary, unixSeconds } from './form-view';
 import { FormRow, FormsRepository } from './forms.repository';
@@ -81,7 +81,7 @@ export class FormsService {
   /** PATCH: a new title and/or a whole new draft. */
   async update(workspace: FormsWorkspaceContext, formId: string, input: { title?: string; draftSchema?: Record<string, unknown> } & RevisionGuard) {
     const title = input.title?.trim();
-    if (input.title !== undefined && !title) throw InvalidRequest('validation_failed', 'title must not be blank.', 'title');
+    if (input.title !== undefined && !title) throw FormsErrors.invalid('validation_failed', 'title must not be blank.', 'title');
     const parsed = input.draftSchema ? this.parse(input.draftSchema, 'draftSchema') : undefined;
     const written = await this.editDraft(workspace, formId, input, (current) => {
       const schema = parsed ?? current;
@@ -128,7 +128,7 @@ export class FormsService {
   /** Stops (or resumes) accepting submissions on a published form. */
   async setAcceptingSubmissions(workspace: FormsWorkspaceContext, formId: string, accepting: boolean): Promise<FormDetail> {
     const form = await this.form(workspace, formId);
-    if (form.status === 'draft') throw Conflict('form_not_published', 'Publish the form before opening or closing it.');
+    if (form.status === 'draft') throw FormsErrors.conflict('form_not_published', 'Publish the form before opening or closing it.');
     const updated = await this.repository.setStatus(workspace.workspaceId, form.id, accepting ? 'published' : 'closed', this.clock.now());
     await this.published.invalidate(updated.public_id);
     return this.detail(workspace, updated);
@@ -155,7 +155,7 @@ export class FormsService {
       });
       if (written) return { form: written, result: outcome.result, draft_revision: written.draft_revision, draft_updated_at: unixSeconds(written.draft_updated_at) };
       if (checked) throw staleRevision(form.draft_revision + 1, guard.draft_revision as number);
-      if (attempt >= MAX_WRITE_ATTEMPTS) throw Conflict('draft_busy', 'The draft is being changed by other writers right now; retry shortly.');
+      if (attempt >= MAX_WRITE_ATTEMPTS) throw FormsErrors.fail('draft_busy', 'The draft is being changed by other writers right now; retry shortly.');
       await backoff(attempt);
     }
   }
@@ -163,14 +163,14 @@ export class FormsService {
   /** The form in the request's workspace; 404 when it has none with this id (gone since, or never there). */
   async form(workspace: FormsWorkspaceContext, formId: string): Promise<FormRow> {
     const form = await this.repository.find(workspace.workspaceId, formId);
-    if (!form) throw NotFound('form', formId);
+    if (!form) throw FormsErrors.notFound('form', formId);
     return form;
   }
 
   /** The published snapshot of a form of the request's workspace, through the cache (the submission hot path). */
   async publishedForm(workspace: FormsWorkspaceContext, formId: string): Promise<PublishedForm> {
     const form = await this.published.byFormId(formId);
-    if (!form || form.workspaceId !== workspace.workspaceId) throw NotFound('form', formId);
+    if (!form || form.workspaceId !== workspace.workspaceId) throw FormsErrors.notFound('form', formId);
     return form;
   }
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { FormsErrors } from '@forms/contracts';
 import { AuthChangeBus, AuthServices } from '@shared/auth';
 import { APP_CONFIG, AppConfig } from '@shared/config';
-import { DomainError } from '@shared/errors';
 import { ExpiringCache } from './expiring-cache';
 import { MembershipsRepository } from './memberships.repository';
 
@@ -18,9 +18,8 @@ export type Permission = keyof typeof ROLE_PERMISSIONS;
 
 export function assertRoleAllows(role: WorkspaceRole, permission: Permission): void {
   if ((ROLE_PERMISSIONS[permission] as readonly WorkspaceRole[]).includes(role)) return;
-  throw new DomainError('permission_error', 'insufficient_role', `Your ${role} role in this workspace does not allow this; an owner or editor role is needed.`, undefined, {
-    role,
-    required_roles: [...ROLE_PERMISSIONS[permission]],
+  throw FormsErrors.fail('insufficient_role', `Your ${role} role in this workspace does not allow this; an owner or editor role is needed.`, {
+    extra: { role, required_roles: [...ROLE_PERMISSIONS[permission]] },
   });
 }
 

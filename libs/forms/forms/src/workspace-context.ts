@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { FormsErrors } from '@forms/contracts';
 import type { Principal } from '@shared/auth';
 import { trustedWorkspaceId, WorkspaceContext } from '@shared/core';
-import { DomainError, InvalidRequest, NotFound } from '@shared/errors';
 import { MembershipsRepository } from './memberships.repository';
 import { PublishedForms } from './published-forms';
 import { assertRoleAllows, Permission, WorkspaceAccess, WorkspacePlan, WorkspaceRole } from './workspace-access';
@@ -33,7 +33,7 @@ export class WorkspaceContextResolver {
    */
   async forForm(principal: Principal, formId: string, permission: Permission): Promise<FormsWorkspaceContext> {
     const found = await this.memberships.formWorkspace(principal.subjectId, formId);
-    if (!found || !found.role) throw NotFound('form', formId);
+    if (!found || !found.role) throw FormsErrors.notFound('form', formId);
     assertRoleAllows(found.role, permission);
     return this.context(principal, found.workspaceId, found.role, found.plan);
   }
@@ -42,7 +42,7 @@ export class WorkspaceContextResolver {
   async forPublishedForm(principal: Principal, formId: string, permission: Permission): Promise<FormsWorkspaceContext> {
     const form = await this.published.byFormId(formId);
     const membership = form && (await this.access.membership(principal.subjectId, form.workspaceId));
-    if (!membership) throw NotFound('form', formId);
+    if (!membership) throw FormsErrors.notFound('form', formId);
     assertRoleAllows(membership.role, permission);
     return this.context(principal, membership.workspace_id, membership.role, membership.plan);
   }
@@ -52,23 +52,23 @@ export class WorkspaceContextResolver {
     const memberships = await this.access.memberships(principal.subjectId);
     if (named) {
       const membership = memberships.find((m) => m.workspace_id === named);
-      if (!membership) throw NotFound('workspace', named);
+      if (!membership) throw FormsErrors.notFound('workspace', named);
       assertRoleAllows(membership.role, 'edit');
       return this.context(principal, named, membership.role, membership.plan);
     }
     const writable = memberships.filter((m) => m.role !== 'viewer');
     if (writable.length === 1) return this.context(principal, writable[0].workspace_id, writable[0].role, writable[0].plan);
     if (writable.length === 0) {
-      throw new DomainError('permission_error', 'no_writable_workspace', 'You have no workspace where you can create forms (an owner or editor role is needed).');
+      throw FormsErrors.fail('no_writable_workspace', 'You have no workspace where you can create forms (an owner or editor role is needed).');
     }
-    throw InvalidRequest('workspace_required', 'You can create forms in several workspaces; send workspaceId to choose one.', 'workspaceId');
+    throw FormsErrors.invalid('workspace_required', 'You can create forms in several workspaces; send workspaceId to choose one.', 'workspaceId');
   }
 
   /** What a list covers: the workspace the client names, else every workspace the caller is a member of. */
   async forList(principal: Principal, named: string | undefined): Promise<FormsWorkspaceContext[]> {
     const memberships = await this.access.memberships(principal.subjectId);
     const listed = named ? memberships.filter((m) => m.workspace_id === named) : memberships;
-    if (named && !listed.length) throw NotFound('workspace', named);
+    if (named && !listed.length) throw FormsErrors.notFound('workspace', named);
     return listed.map((m) => this.context(principal, m.workspace_id, m.role, m.plan));
   }
 

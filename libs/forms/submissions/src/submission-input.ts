@@ -1,4 +1,4 @@
-import { InvalidRequest } from '@shared/errors';
+import { FormsErrors } from '@forms/contracts';
 
 /** A submission body, either the plain field-value map or the wrapper form. */
 export interface SubmissionInput {
@@ -18,7 +18,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 
 /** The wrapper is recognised by a `values` object with nothing but wrapper keys beside it. */
 export function readSubmissionInput(body: unknown): SubmissionInput {
-  if (!isObject(body)) throw InvalidRequest('validation_failed', 'The body must be a JSON object.', 'body');
+  if (!isObject(body)) throw FormsErrors.invalid('validation_failed', 'The body must be a JSON object.', 'body');
   const wrapped = isObject(body.values) && Object.keys(body).every((key) => WRAPPER_KEYS.has(key));
   if (!wrapped) {
     return { values: body, hiddenValues: {}, valuesPath: '', completedStepIds: null, analyticsSessionId: null, marketingTrackingAllowed: null, viewerCountry: null };
@@ -37,6 +37,6 @@ export function readSubmissionInput(body: unknown): SubmissionInput {
 function optional<T>(body: Record<string, unknown>, key: string, accept: (value: unknown) => value is T, expected: string): T | undefined {
   const value = body[key];
   if (value === undefined || value === null) return undefined;
-  if (!accept(value)) throw InvalidRequest('validation_failed', `${key} must be ${expected}.`, key);
+  if (!accept(value)) throw FormsErrors.invalid('validation_failed', `${key} must be ${expected}.`, key);
   return value;
 }

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { FormsErrors } from '@forms/contracts';
 import { AnswerValue, answerToText, coerceAnswer, DraftSchema, Field, HiddenField, UploadedFile } from '@forms/draft-schema';
 import { PublishedForm, PublishedForms } from '@forms/forms';
 import { missingRequired, paymentAmount, walk } from '@forms/runtime';
 import { APP_CONFIG, AppConfig } from '@shared/config';
 import { Clock, IdGenerator, WorkspaceContext } from '@shared/core';
-import { Conflict, DomainError, InvalidRequest, NotFound } from '@shared/errors';
 import { readSubmissionInput, SubmissionInput } from './submission-input';
 import { SubmissionRecord, SubmissionResult } from './submission-record';
 import { SubmissionsRepository } from './submissions.repository';
@@ -36,7 +36,7 @@ export class SubmissionsService {
     const missing = missingRequired(schema, path.visitedStepIds, answers);
     if (missing.length) {
       const issues = missing.map((fieldId) => ({ path: `${input.valuesPath}${fieldId}`, code: 'answer_required', message: 'This question needs an answer.' }));
-      throw new DomainError('invalid_request', 'answer_required', `${issues[0].path}: an answer is required.`, { field: issues[0].path, reason: 'answer_required' }, { issues });
+      throw FormsErrors.fail('answer_required', `${issues[0].path}: an answer is required.`, { details: { field: issues[0].path, reason: 'answer_required' }, extra: { issues } });
     }
     const uploadIds = await this.resolveUploads(form, answers, input.valuesPath);
 
@@ -87,12 +87,12 @@ export class SubmissionsService {
       uploadIds,
     });
     if (outcome === 'duplicate') {
-      throw Conflict('duplicate_submission', 'A submission for this analytics session was already recorded for this form.', { field: 'analyticsSessionId' });
+      throw FormsErrors.fail('duplicate_submission', 'A submission for this analytics session was already recorded for this form.', { details: { field: 'analyticsSessionId' } });
     }
     if (outcome !== 'stored') {
       // Our cached snapshot is stale (an invalidation was missed): drop it everywhere, then answer as the database says.
       await this.published.invalidate(form.publicId);
-      if (outcome === 'form_gone') throw NotFound('form', form.publicId);
+      if (outcome === 'form_gone') throw FormsErrors.notFound('form', form.publicId);
       throw formClosed();
     }
     return {
@@ -120,19 +120,19 @@ export class SubmissionsService {
     const hidden: Record<string, string | number> = {};
     const accept = (field: Field, raw: unknown, path: string) => {
       const result = coerceAnswer(field, raw);
-      if (!result.ok) throw new DomainError('invalid_request', result.code, `${path}: ${result.message}`, { field: path, reason: result.code });
+      if (!result.ok) throw FormsErrors.fail(result.code, `${path}: ${result.message}`, { details: { field: path, reason: result.code } });
       if (result.value === undefined) return;
       answers[field.id] = result.value;
       if (field.type === 'hidden') hidden[field.name] = result.value as string | number;
     };
     for (const [key, raw] of Object.entries(input.values)) {
       const field = fields.get(key);
-      if (!field) throw InvalidRequest('unknown_field', `${input.valuesPath}${key} is not a field of the published form.`, `${input.valuesPath}${key}`);
+      if (!field) throw FormsErrors.invalid('unknown_field', `${input.valuesPath}${key} is not a field of the published form.`, `${input.valuesPath}${key}`);
       accept(field, raw, `${input.valuesPath}${key}`);
     }
     for (const [name, raw] of Object.entries(input.hiddenValues)) {
       const field = hiddenByName.get(name);
-      if (!field) throw InvalidRequest('unknown_hidden_value', `hiddenValues.${name} is not a hidden field of the published form.`, `hiddenValues.${name}`);
+      if (!field) throw FormsErrors.invalid('unknown_hidden_value', `hiddenValues.${name} is not a hidden field of the published form.`, `hiddenValues.${name}`);
       accept(field, raw, `hiddenValues.${name}`);
     }
     return { answers, hidden };
@@ -154,13 +154,13 @@ export class SubmissionsService {
         const upload = stored.get(file.id);
         if (!upload) {
           const path = `${valuesPath}${field.id}[${index}].id`;
-          throw InvalidRequest('unknown_upload', `${path} is not a file uploaded to this form.`, path);
+          throw FormsErrors.invalid('unknown_upload', `${path} is not a file uploaded to this form.`, path);
         }
         return { id: upload.id, fileName: upload.file_name, mimeType: upload.mime_type, size: upload.size, url: uploadDownloadUrl(this.config, form.formId, upload.id) };
       });
       const checked = coerceAnswer(field, files);
       const path = `${valuesPath}${field.id}`;
-      if (!checked.ok) throw new DomainError('invalid_request', checked.code, `${path}: ${checked.message}`, { field: path, reason: checked.code });
+      if (!checked.ok) throw FormsErrors.fail(checked.code, `${path}: ${checked.message}`, { details: { field: path, reason: checked.code } });
       answers[field.id] = files;
     }
     return wanted;
@@ -170,10 +170,10 @@ export class SubmissionsService {
 /** The published snapshot, if the form takes submissions: 403 for a never-published or closed form. */
 function acceptingSchema(form: PublishedForm): DraftSchema {
   if (!form.schema || form.status === 'draft') {
-    throw new DomainError('permission_error', 'form_not_published', 'This form is not published, so it does not accept submissions.');
+    throw FormsErrors.fail('form_not_published', 'This form is not published, so it does not accept submissions.');
   }
   if (form.status === 'closed') throw formClosed();
   return form.schema;
 }
 
-const formClosed = () => new DomainError('permission_error', 'form_closed', 'This form is closed and no longer accepts submissions.');
+const formClosed = () => FormsErrors.fail('form_closed', 'This form is closed and no longer accepts submissions.');

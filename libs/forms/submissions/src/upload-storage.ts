@@ -6,7 +6,7 @@ import { dirname, resolve } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { APP_CONFIG, AppConfig } from '@shared/config';
-import { DomainError } from '@shared/errors';
+import { FormsErrors } from '@forms/contracts';
 
 /** Form and upload ids as they appear in keys (and directory names). */
 const SAFE_NAME = /^[A-Za-z0-9_]+$/;
@@ -18,7 +18,7 @@ export interface StoredFile {
 }
 
 export const fileTooLarge = (maxBytes: number) =>
-  new DomainError('invalid_request', 'payload_too_large', `The file is larger than ${maxBytes} bytes, the most an upload may be.`, { field: 'body' }, {}, 413);
+  FormsErrors.fail('payload_too_large', `The file is larger than ${maxBytes} bytes, the most an upload may be.`, { details: { field: 'body' } });
 
 /**
  * Where uploaded files live. `write` streams: a file is never held whole in memory, the size cap holds while the

@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
+import { FormsErrors } from '@forms/contracts';
 import { UploadedFile } from '@forms/draft-schema';
 import { PublishedForm } from '@forms/forms';
 import { APP_CONFIG, AppConfig } from '@shared/config';
 import { IdGenerator, WorkspaceContext } from '@shared/core';
-import { DomainError, InvalidRequest, isStorableText } from '@shared/errors';
+import { isStorableText } from '@shared/errors';
 import { SubmissionsRepository } from './submissions.repository';
 import { fileTooLarge, UploadStorage } from './upload-storage';
 
@@ -36,11 +37,11 @@ export class UploadsService {
   async upload(form: PublishedForm, file: IncomingFile): Promise<UploadedFile> {
     const fields = form.schema?.steps.flatMap((step) => step.fields).filter((field) => field.type === 'file_upload') ?? [];
     if (!form.schema || form.status !== 'published') throw notAccepting();
-    if (!fields.length) throw InvalidRequest('no_file_field', 'This form has no file upload question.', 'body');
+    if (!fields.length) throw FormsErrors.invalid('no_file_field', 'This form has no file upload question.', 'body');
     const fileName = file.fileName.trim();
-    if (!fileName) throw InvalidRequest('validation_failed', 'Name the file in the x-file-name header.', 'x-file-name');
+    if (!fileName) throw FormsErrors.invalid('validation_failed', 'Name the file in the x-file-name header.', 'x-file-name');
     if (fileName.length > 255 || CONTROL_CHARACTERS.test(fileName) || !isStorableText(fileName)) {
-      throw InvalidRequest('invalid_file_name', 'The file name must be at most 255 characters, without control characters.', 'x-file-name');
+      throw FormsErrors.invalid('invalid_file_name', 'The file name must be at most 255 characters, without control characters.', 'x-file-name');
     }
     if (file.declaredBytes !== undefined && file.declaredBytes > MAX_UPLOAD_BYTES) throw fileTooLarge(MAX_UPLOAD_BYTES);
     if (file.declaredBytes === 0) throw emptyFile();
@@ -77,5 +78,5 @@ export interface IncomingFile {
   body: Readable;
 }
 
-const notAccepting = () => new DomainError('permission_error', 'form_not_accepting', 'This form does not accept uploads right now.');
-const emptyFile = () => InvalidRequest('empty_file', 'The uploaded file is empty.', 'body');
+const notAccepting = () => FormsErrors.fail('form_not_accepting', 'This form does not accept uploads right now.');
+const emptyFile = () => FormsErrors.invalid('empty_file', 'The uploaded file is empty.', 'body');

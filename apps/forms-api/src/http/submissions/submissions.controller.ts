@@ -2,8 +2,8 @@ import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Readable } from 'node:stream';
 import { RequireScopes } from '@shared/auth';
-import { InvalidRequest, NotFound } from '@shared/errors';
 import { parseLimit } from '@shared/pagination';
+import { FormsErrors } from '@forms/contracts';
 import { CachedFormWorkspace, FormsService, FormsWorkspaceContext, FormWorkspace } from '@forms/forms';
 import { SubmissionsService, UploadsService } from '@forms/submissions';
 
@@ -17,7 +17,7 @@ interface Reply {
 function parseAfter(raw: unknown): Date | undefined {
   if (raw === undefined || raw === '') return undefined;
   const at = typeof raw === 'string' && /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(raw) ? new Date(raw) : new Date(NaN);
-  if (Number.isNaN(at.getTime())) throw InvalidRequest('validation_failed', 'after must be an ISO 8601 timestamp.', 'after');
+  if (Number.isNaN(at.getTime())) throw FormsErrors.invalid('validation_failed', 'after must be an ISO 8601 timestamp.', 'after');
   return at;
 }
 
@@ -45,7 +45,7 @@ export class SubmissionsController {
   @ApiOperation({ operationId: 'getSubmission', summary: 'Get a submission' })
   async get(@FormWorkspace('view') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Param('submission_id') submissionId: string) {
     const record = await this.submissions.get(workspace, formId, submissionId);
-    if (!record) throw NotFound('submission', submissionId);
+    if (!record) throw FormsErrors.notFound('submission', submissionId);
     return { data: record };
   }
 
@@ -66,7 +66,7 @@ export class SubmissionsController {
     @Res() reply: Reply,
   ) {
     const upload = await this.uploads.open(workspace, formId, uploadId);
-    if (!upload) throw NotFound('upload', uploadId);
+    if (!upload) throw FormsErrors.notFound('upload', uploadId);
     reply
       .header('content-type', upload.mimeType)
       .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(upload.fileName)}`)

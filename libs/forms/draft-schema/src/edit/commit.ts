@@ -1,7 +1,7 @@
 import { toDraftIssue, type IdSource, type PathSegment } from '../issues';
 import type { DraftSchema } from '../model';
 import { parseDraft } from '../validate';
-import { DraftEditError } from './errors';
+import { DraftEditConflict, DraftEditError } from './errors';
 
 /** Maps a draft path onto the request body, or undefined when the path lies outside what the request sent. */
 export type BodyPath = (path: PathSegment[]) => PathSegment[] | undefined;
@@ -33,7 +33,7 @@ export function commit(next: unknown, toBody: BodyPath, ids: IdSource = noNewIds
   });
   if (inBody.length > 0) throw new DraftEditError(400, inBody[0].code, inBody[0].path, inBody[0].message, inBody);
   const issues = result.issues.map(toDraftIssue);
-  throw new DraftEditError(409, issues[0].code, issues[0].path, `The form would become invalid: ${issues[0].message}`, issues);
+  throw new DraftEditConflict(issues, `The form would become invalid: ${issues[0].message}`);
 }
 
 /** Checks a 0-based insert (`max` = length) or move (`max` = length - 1) position. */

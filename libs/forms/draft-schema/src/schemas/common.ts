@@ -1,9 +1,10 @@
+import type { DraftIssueCode } from '@forms/contracts';
 import { z } from 'zod';
 import { ID_PATTERN, isColor, isHttpUrl } from '../formats';
 import { LIMITS } from '../limits';
 
 /** Refinement options carrying our issue code (read back by `zod-issues.ts`). */
-export const coded = (code: string, message: string) => ({ params: { code }, message });
+export const coded = (code: DraftIssueCode, message: string) => ({ params: { code }, message });
 
 export const id = z.string().refine((v) => ID_PATTERN.test(v), coded('invalid_id', 'Use 1–100 letters, digits, "_" or "-".'));
 export const label = z.string().max(LIMITS.label);
