@@ -5,13 +5,23 @@ import { CustomFieldRepository } from './custom-fields/custom-field.repository';
 import { CustomFieldService } from './custom-fields/custom-field.service';
 import { SubscriberRepository } from './subscribers/subscriber.repository';
 import { SubscriberService } from './subscribers/subscriber.service';
+import { SubscriberStore } from './subscribers/subscriber.store';
 import { TagRepository } from './tags/tag.repository';
 import { TagService } from './tags/tag.service';
 
 /** Subscribers, tags and custom fields: the workspace's audience. */
 @Module({
   imports: [EmailEventsModule],
-  providers: [cursorCodecProvider, TagRepository, TagService, CustomFieldRepository, CustomFieldService, SubscriberRepository, SubscriberService],
+  providers: [
+    cursorCodecProvider,
+    TagRepository,
+    TagService,
+    CustomFieldRepository,
+    CustomFieldService,
+    SubscriberRepository,
+    { provide: SubscriberStore, useExisting: SubscriberRepository },
+    SubscriberService,
+  ],
   exports: [TagService, CustomFieldService, SubscriberService],
 })
 export class EmailAudienceModule {}

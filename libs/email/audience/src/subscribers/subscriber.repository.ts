@@ -5,6 +5,7 @@ import { WorkspaceId } from '@shared/core';
 import { isUniqueViolation } from '@shared/errors';
 import { KeysetPage } from '@shared/pagination';
 import type { SubscriberDto } from './subscriber.dto';
+import type { SubscriberStore } from './subscriber.store';
 
 export interface SubscriberFilter {
   search?: string;
@@ -28,6 +29,9 @@ export interface SubscriberChanges {
 }
 
 type Db = Prisma.TransactionClient | EmailPrisma;
+
+export const subscriberEmailTaken = () =>
+  EmailErrors.fail('subscriber_email_taken', 'Another subscriber already has this email.', { details: { field: 'email' } });
 type Tx = Prisma.TransactionClient;
 
 /** Consent evidence to store with a subscriber write. */
@@ -150,7 +154,7 @@ const TRANSACTION_BOUNDS = { maxWait: 10_000, timeout: 15_000 };
  * statement names the workspace; times come from the caller's clock.
  */
 @Injectable()
-export class SubscriberRepository {
+export class SubscriberRepository implements SubscriberStore {
   constructor(private readonly prisma: EmailPrisma) {}
 
   async page(workspaceId: WorkspaceId, filter: SubscriberFilter, page: KeysetPage): Promise<SubscriberPageJson> {
@@ -188,8 +192,7 @@ export class SubscriberRepository {
     try {
       await tx.subscriber.update({ where: { id, workspace_id: workspaceId }, data: { ...(changes as Prisma.SubscriberUpdateInput), updated_at: now } });
     } catch (error) {
-      if (!isUniqueViolation(error, 'email')) throw error;
-      throw EmailErrors.fail('subscriber_email_taken', 'Another subscriber already has this email.', { details: { field: 'email' } });
+      throw isUniqueViolation(error, 'email') ? subscriberEmailTaken() : error;
     }
   }
 
@@ -220,15 +223,14 @@ export class SubscriberRepository {
   /**
    * Moves tag counters in the same transaction as the membership change. Many writers tag with the same
    * tag, so call this last, right before commit: the row lock is then held only for the commit. The rows are
-   * locked in id order, so writers moving several counters at once cannot deadlock each other.
+   * locked in id order, so writers moving several counters at once cannot deadlock each other. Locking and
+   * updating are two statements: in one, the UPDATE re-locks a row a concurrent writer changed after the
+   * statement's snapshot and queues behind the waiters for that row, which wait for this transaction (a deadlock).
    */
   async bumpTagCounts(workspaceId: WorkspaceId, tx: Tx, tagIds: string[], delta: 1 | -1): Promise<void> {
     if (!tagIds.length) return;
-    await tx.$executeRaw`
-      WITH locked AS MATERIALIZED (
-        SELECT id FROM tags WHERE workspace_id = ${workspaceId} AND id = ANY(${tagIds}::text[]) ORDER BY id FOR NO KEY UPDATE
-      )
-      UPDATE tags SET subscriber_count = tags.subscriber_count + ${delta} FROM locked WHERE tags.workspace_id = ${workspaceId} AND tags.id = locked.id`;
+    await tx.$queryRaw`SELECT id FROM tags WHERE workspace_id = ${workspaceId} AND id = ANY(${tagIds}::text[]) ORDER BY id FOR NO KEY UPDATE`;
+    await tx.$executeRaw`UPDATE tags SET subscriber_count = subscriber_count + ${delta} WHERE workspace_id = ${workspaceId} AND id = ANY(${tagIds}::text[])`;
   }
 
   /** Enrolls (or re-activates) the subscriber in each sequence; returns how many changed. */

@@ -15,7 +15,8 @@ import { emailIdentity } from './email-identity';
 import {
   SubscriberDto, SubscriberListQueryDto, SubscriberStatusName, SubscriberStatusRequestDto, SubscriberUpdateRequestDto, SubscriberUpsertRequestDto,
 } from './subscriber.dto';
-import { LockedSubscriber, SubscriberChanges, SubscriberFilter, SubscriberRepository } from './subscriber.repository';
+import { LockedSubscriber, SubscriberChanges, SubscriberFilter } from './subscriber.repository';
+import { SubscriberStore } from './subscriber.store';
 
 /** A subscriber is cold without an open in this many days. */
 const COLD_AFTER_DAYS = 90;
@@ -45,7 +46,7 @@ const splitIds = (single?: string[], comma?: string) =>
 @Injectable()
 export class SubscriberService {
   constructor(
-    private readonly repository: SubscriberRepository,
+    private readonly repository: SubscriberStore,
     private readonly tags: TagRepository,
     private readonly customFields: CustomFieldService,
     private readonly outbox: Outbox,

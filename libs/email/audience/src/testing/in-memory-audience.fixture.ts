@@ -5,7 +5,8 @@ import type { CursorCodec } from '@shared/pagination';
 import { CustomFieldService } from '../custom-fields/custom-field.service';
 import type { CustomFieldRepository } from '../custom-fields/custom-field.repository';
 import type { SubscriberDto } from '../subscribers/subscriber.dto';
-import type { LockedSubscriber, NewConsentRecord, NewSubscriber, SubscriberChanges, SubscriberRepository } from '../subscribers/subscriber.repository';
+import { subscriberEmailTaken, type LockedSubscriber, type NewConsentRecord, type NewSubscriber, type SubscriberChanges } from '../subscribers/subscriber.repository';
+import type { SubscriberStore } from '../subscribers/subscriber.store';
 import { SubscriberService } from '../subscribers/subscriber.service';
 import { tagKey, type TagRepository } from '../tags/tag.repository';
 
@@ -32,25 +33,6 @@ interface State {
 const emptyState = (): State => ({ subscribers: new Map(), tags: new Map(), sequences: new Map(), customFields: [], consents: [], events: [] });
 
 const iso = (date: Date) => date.toISOString();
-
-/** The repository methods the subscriber use cases call, kept in memory with the same workspace scoping. */
-type SubscriberStore = Pick<
-  SubscriberRepository,
-  | 'transaction'
-  | 'insertOrLock'
-  | 'lock'
-  | 'update'
-  | 'touch'
-  | 'emailTaken'
-  | 'addTags'
-  | 'removeTag'
-  | 'bumpTagCounts'
-  | 'enroll'
-  | 'unenroll'
-  | 'existingSequences'
-  | 'recordConsent'
-  | 'view'
->;
 
 /**
  * In-memory stand-ins for the audience repositories behind SubscriberService: the same answers as the SQL (per
@@ -114,6 +96,10 @@ export class InMemoryAudience implements SubscriberStore {
     this.calls.push('update');
     const row = this.subscriber(workspaceId, id);
     if (!row) throw Object.assign(new Error('No record was found for an update.'), { code: 'P2025' });
+    // The unique (workspace_id, email) index.
+    if (changes.email && [...this.state.subscribers.values()].some((s) => s.workspace_id === workspaceId && s.email === changes.email && s.id !== id)) {
+      throw subscriberEmailTaken();
+    }
     Object.assign(row, structuredClone(changes), { updated_at: now });
   }
 
@@ -121,11 +107,6 @@ export class InMemoryAudience implements SubscriberStore {
     this.calls.push('touch');
     const row = this.subscriber(workspaceId, id);
     if (row) row.updated_at = now;
-  }
-
-  async emailTaken(workspaceId: WorkspaceId, _tx: Tx, email: string, exceptId: string): Promise<boolean> {
-    this.calls.push('emailTaken');
-    return [...this.state.subscribers.values()].some((s) => s.workspace_id === workspaceId && s.email === email && s.id !== exceptId);
   }
 
   async addTags(workspaceId: WorkspaceId, _tx: Tx, subscriberId: string, tagIds: string[]): Promise<string[]> {
@@ -174,6 +155,18 @@ export class InMemoryAudience implements SubscriberStore {
     this.calls.push('recordConsent');
     if (this.subscriber(workspaceId, subscriberId))
       this.state.consents.push({ ...consent, workspace_id: workspaceId, subscriber_id: subscriberId, recorded_at: now });
+  }
+
+  page(): Promise<never> {
+    throw new Error('The list is SQL-only: subscriber-page.int-spec.ts covers it.');
+  }
+
+  async delete(workspaceId: WorkspaceId, id: string): Promise<boolean> {
+    this.calls.push('delete');
+    const row = this.subscriber(workspaceId, id);
+    if (!row) return false;
+    row.tags.forEach((tagId) => this.state.tags.get(tagId)!.subscriber_count--);
+    return this.state.subscribers.delete(id);
   }
 
   async view(workspaceId: WorkspaceId, id: string): Promise<SubscriberDto | undefined> {
@@ -282,9 +275,9 @@ export class FixedClock extends Clock {
 export function inMemorySubscriberService(audience: InMemoryAudience, clock: Clock): SubscriberService {
   const ids = new CountingIds();
   const customFields = new CustomFieldService(audience.customFieldStore as CustomFieldRepository, ids, undefined as unknown as CursorCodec);
-  // The classes have private members, so a structural fake needs a cast; the Pick types above check every method it has.
+  // The tag and custom field repositories have private members, so their structural fakes need a cast.
   return new SubscriberService(
-    audience as unknown as SubscriberRepository,
+    audience,
     audience.tagStore as TagRepository,
     customFields,
     new Outbox(ids),

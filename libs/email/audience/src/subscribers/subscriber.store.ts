@@ -1,0 +1,30 @@
+import type { Prisma } from '@email/data-access';
+import type { WorkspaceId } from '@shared/core';
+import type { KeysetPage } from '@shared/pagination';
+import type { SubscriberDto } from './subscriber.dto';
+import type { LockedSubscriber, NewConsentRecord, NewSubscriber, SubscriberChanges, SubscriberFilter, SubscriberPageJson } from './subscriber.repository';
+
+type Tx = Prisma.TransactionClient;
+
+/**
+ * The storage SubscriberService works through: SubscriberRepository in the app, an in-memory fake in unit specs
+ * (testing/in-memory-audience.fixture.ts). An abstract class so Nest can inject it by type. Each method is scoped
+ * to the workspace it is given; see SubscriberRepository for what each one guarantees.
+ */
+export abstract class SubscriberStore {
+  abstract transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  abstract page(workspaceId: WorkspaceId, filter: SubscriberFilter, page: KeysetPage): Promise<SubscriberPageJson>;
+  abstract view(workspaceId: WorkspaceId, id: string, tx?: Tx): Promise<SubscriberDto | undefined>;
+  abstract insertOrLock(workspaceId: WorkspaceId, tx: Tx, row: NewSubscriber, now: Date): Promise<{ created: boolean } & LockedSubscriber>;
+  abstract lock(workspaceId: WorkspaceId, tx: Tx, id: string): Promise<LockedSubscriber | undefined>;
+  abstract update(workspaceId: WorkspaceId, tx: Tx, id: string, changes: SubscriberChanges, now: Date): Promise<void>;
+  abstract touch(workspaceId: WorkspaceId, tx: Tx, id: string, now: Date): Promise<void>;
+  abstract addTags(workspaceId: WorkspaceId, tx: Tx, subscriberId: string, tagIds: string[]): Promise<string[]>;
+  abstract removeTag(workspaceId: WorkspaceId, tx: Tx, subscriberId: string, tagId: string): Promise<boolean>;
+  abstract bumpTagCounts(workspaceId: WorkspaceId, tx: Tx, tagIds: string[], delta: 1 | -1): Promise<void>;
+  abstract enroll(workspaceId: WorkspaceId, tx: Tx, subscriberId: string, sequenceIds: string[], now: Date): Promise<number>;
+  abstract unenroll(workspaceId: WorkspaceId, tx: Tx, subscriberId: string, sequenceId: string, now: Date): Promise<boolean>;
+  abstract existingSequences(workspaceId: WorkspaceId, tx: Tx, ids: string[]): Promise<Set<string>>;
+  abstract recordConsent(workspaceId: WorkspaceId, tx: Tx, subscriberId: string, consent: NewConsentRecord, now: Date): Promise<void>;
+  abstract delete(workspaceId: WorkspaceId, id: string): Promise<boolean>;
+}
