@@ -29,6 +29,7 @@ export class AccessService {
     return { workspace_id: workspace.id, api_key: secret, api_key_id: key.id };
   }
 
+  /** An operator names the workspace (a plain id, checked to exist): no request credential chose it. */
   async createApiKey(workspaceId: string, input: KeyRequest): Promise<IssuedKey> {
     assertValidKeyRequest(input, isEmailScope, this.clock.now());
     if (!(await this.repository.findWorkspace(workspaceId))) throw EmailErrors.notFound('workspace', workspaceId);

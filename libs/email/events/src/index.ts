@@ -1,3 +1,3 @@
 export * from './events';
-export * from './outbox';
+export * from './outbox.repository';
 export * from './events.module';
