@@ -24,8 +24,7 @@ describe('the email error reference', () => {
     try {
       expect(actual).toBe(expected);
     } catch (error) {
-      throw new Error(`${DOC} is out of date: run \`${FIX}\`.\n\n${(error as Error).message}`);
+      throw new Error(`${DOC} is out of date: run \`${FIX}\`.\n\n${(error as Error).message}`, { cause: error });
     }
   });
-
 });
