@@ -18,14 +18,20 @@ describe('accounts: unique emails and usernames (real PostgreSQL)', () => {
   const owners = () => db.prisma().owner.count();
 
   it('answers a taken email with 409 account_exists and a taken username with username_taken, writing nothing', async () => {
-    expect(await repository.createAccount({ id: 'usr_1', email: 'ann@example.com', username: 'ann' }, { id: 'wrk_1', name: 'W' }, key('key_1'))).toBe('created');
+    expect(await repository.createAccount({ id: 'usr_1', email: 'ann@example.com', username: 'ann' }, { id: 'wrk_1', name: 'W' }, key('key_1'))).toBe(
+      'created',
+    );
     const before = await owners();
-    await expect(repository.createAccount({ id: 'usr_2', email: 'ann@example.com', username: 'ann-2' }, { id: 'wrk_2', name: 'W' }, key('key_2'))).rejects.toMatchObject({
+    await expect(
+      repository.createAccount({ id: 'usr_2', email: 'ann@example.com', username: 'ann-2' }, { id: 'wrk_2', name: 'W' }, key('key_2')),
+    ).rejects.toMatchObject({
       status: 409,
       code: 'account_exists',
       details: { field: 'email' },
     });
-    expect(await repository.createAccount({ id: 'usr_3', email: 'other@example.com', username: 'ann' }, { id: 'wrk_3', name: 'W' }, key('key_3'))).toBe('username_taken');
+    expect(await repository.createAccount({ id: 'usr_3', email: 'other@example.com', username: 'ann' }, { id: 'wrk_3', name: 'W' }, key('key_3'))).toBe(
+      'username_taken',
+    );
     expect(await owners()).toBe(before);
     expect(await db.prisma().workspace.count({ where: { id: { in: ['wrk_2', 'wrk_3'] } } })).toBe(0);
   });

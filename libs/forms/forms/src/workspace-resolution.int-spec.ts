@@ -37,7 +37,12 @@ describe('resolving a request’s workspace (real PostgreSQL)', () => {
   });
 
   it('gives a member the form’s workspace; a stranger gets the 404 of a missing form, a viewer 403 for an edit', async () => {
-    expect(await resolver.forForm(principal('usr_a'), 'frm_of_a', 'edit')).toMatchObject({ workspaceId: WORKSPACE_A, ownerId: 'usr_a', role: 'owner', plan: 'free' });
+    expect(await resolver.forForm(principal('usr_a'), 'frm_of_a', 'edit')).toMatchObject({
+      workspaceId: WORKSPACE_A,
+      ownerId: 'usr_a',
+      role: 'owner',
+      plan: 'free',
+    });
     const stranger = await resolver.forForm(principal('usr_b'), 'frm_of_a', 'view').catch((error: unknown) => error);
     const missing = await resolver.forForm(principal('usr_b'), 'frm_unknown', 'view').catch((error: unknown) => error);
     expect(stranger).toMatchObject({ status: 404, code: 'form_not_found' });
@@ -48,7 +53,13 @@ describe('resolving a request’s workspace (real PostgreSQL)', () => {
 
   it('reads a published form by its public id, naming the workspace the form belongs to', async () => {
     const published = new PublishedFormsRepository(db.prisma());
-    expect(await published.byPublicId('pub_frm_of_a')).toMatchObject({ formId: 'frm_of_a', workspaceId: WORKSPACE_A, publicId: 'pub_frm_of_a', version: 0, schema: null });
+    expect(await published.byPublicId('pub_frm_of_a')).toMatchObject({
+      formId: 'frm_of_a',
+      workspaceId: WORKSPACE_A,
+      publicId: 'pub_frm_of_a',
+      version: 0,
+      schema: null,
+    });
     expect(await published.byPublicId('pub_unknown')).toBeNull();
     expect(await published.publicIdOf('frm_of_a')).toBe('pub_frm_of_a');
   });

@@ -10,7 +10,12 @@ describe('SubmissionsRepository (real PostgreSQL)', () => {
   let seq = 0;
   beforeAll(async () => {
     repository = new SubmissionsRepository(db.prisma(), db.sql());
-    for (const [id, status] of [['frm_open', 'published'], ['frm_sibling', 'published'], ['frm_closed', 'closed'], ['frm_draft', 'draft']] as const) {
+    for (const [id, status] of [
+      ['frm_open', 'published'],
+      ['frm_sibling', 'published'],
+      ['frm_closed', 'closed'],
+      ['frm_draft', 'draft'],
+    ] as const) {
       await insertForm(db.prisma(), WORKSPACE_A, id, status);
     }
     await insertForm(db.prisma(), WORKSPACE_B, 'frm_of_b');
@@ -85,7 +90,11 @@ describe('SubmissionsRepository (real PostgreSQL)', () => {
       const open = upload('frm_open');
       expect(await repository.createUpload(WORKSPACE_A, open)).toBe(true);
       expect(await repository.createUpload(WORKSPACE_A, upload('frm_closed', 'upl_refused'))).toBe(false);
-      expect(await repository.findUpload(WORKSPACE_A, 'frm_open', open.id)).toMatchObject({ file_name: open.fileName, storage_key: open.storageKey, attached_at: null });
+      expect(await repository.findUpload(WORKSPACE_A, 'frm_open', open.id)).toMatchObject({
+        file_name: open.fileName,
+        storage_key: open.storageKey,
+        attached_at: null,
+      });
       expect(await repository.findUpload(WORKSPACE_A, 'frm_closed', 'upl_refused')).toBeNull();
       expect([...(await repository.uploadsOf(WORKSPACE_A, 'frm_open', [open.id, 'upl_unknown'])).keys()]).toEqual([open.id]);
     });
@@ -108,7 +117,11 @@ describe('SubmissionsRepository (real PostgreSQL)', () => {
         { id: 'upl_old_attached', form_id: 'frm_open', created_at: old, attached_at: old },
         { id: 'upl_young', form_id: 'frm_open', created_at: new Date(), attached_at: null },
       ];
-      await db.prisma().formUpload.createMany({ data: rows.map((row) => ({ ...row, file_name: 'f', mime_type: 'text/plain', size: 1, storage_key: `${row.form_id}/${row.id}` })) });
+      await db
+        .prisma()
+        .formUpload.createMany({
+          data: rows.map((row) => ({ ...row, file_name: 'f', mime_type: 'text/plain', size: 1, storage_key: `${row.form_id}/${row.id}` })),
+        });
       const removed = await repository.deleteUnattachedUploadsOfAllWorkspaces(new Date(Date.now() - 24 * HOUR), 100);
       expect(removed.sort()).toEqual(['frm_of_b/upl_old_b', 'frm_open/upl_old_a']);
       const left = await db.prisma().formUpload.findMany({ where: { id: { in: rows.map((row) => row.id) } }, select: { id: true } });

@@ -41,7 +41,9 @@ export function useFormsDatabase(): FormsTestDatabase {
 
 /** A form row written straight to the table, for repositories to find (or not). */
 export function insertForm(prisma: FormsPrisma, workspaceId: string, id: string, status: 'draft' | 'published' | 'closed' = 'published') {
-  return prisma.form.create({ data: { id, workspace_id: workspaceId, public_id: `pub_${id}`, title: id, status, draft_schema: {}, draft_updated_at: new Date() } });
+  return prisma.form.create({
+    data: { id, workspace_id: workspaceId, public_id: `pub_${id}`, title: id, status, draft_schema: {}, draft_updated_at: new Date() },
+  });
 }
 
 /**
