@@ -59,8 +59,9 @@ export class FormWorkspaceGuard implements CanActivate {
     // What the validation pipe answers for an unstorable path parameter, before the id reaches a query.
     const unstorable = findUnstorableInput(formId, 'form_id');
     if (unstorable) throw unstorable;
-    const resolve = requirement.cached ? this.resolver.forPublishedForm : this.resolver.forForm;
-    request.formsWorkspace = await resolve.call(this.resolver, request.user, formId, requirement.permission);
+    request.formsWorkspace = requirement.cached
+      ? await this.resolver.forPublishedForm(request.user, formId, requirement.permission)
+      : await this.resolver.forForm(request.user, formId, requirement.permission);
     return true;
   }
 }

@@ -22,14 +22,13 @@ describe('FormsRepository (real PostgreSQL)', () => {
     it('lets exactly one of several writers from the same revision win, even when they run at once', async () => {
       const form = await newForm(WORKSPACE_A, 'frm_race');
       const lock = await holdRowLock(db.url(), 'forms', form.id);
-      let writes: Promise<unknown>[] = [];
+      const writes = Array.from({ length: 6 }, (_, i) => forms.writeDraft(WORKSPACE_A, form.id, 0, draft(`writer ${i}`)));
       try {
-        writes = Array.from({ length: 6 }, (_, i) => forms.writeDraft(WORKSPACE_A, form.id, 0, draft(`writer ${i}`)));
         await lock.queued(6);
       } finally {
         await lock.release();
       }
-      const winners = (await Promise.all(writes)).filter((row): row is NonNullable<Awaited<ReturnType<FormsRepository['writeDraft']>>> => row !== null);
+      const winners = (await Promise.all(writes)).filter((row) => row !== null);
       expect(winners.map((row) => row.draft_revision)).toEqual([1]);
       expect(await forms.find(WORKSPACE_A, form.id)).toMatchObject({ draft_revision: 1, title: winners[0].title });
     });
