@@ -40,6 +40,18 @@ export default defineConfig(
     },
   },
   {
+    // A service builds errors only through its registry (errorFactory), so every code it returns is listed with its
+    // status and documented in docs/errors/; `new DomainError` is the registry's own mechanism.
+    files: ['apps/*/src/**/*.ts', 'libs/**/src/**/*.ts'],
+    ignores: ['libs/errors/src/**', '**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', '**/*.fixture.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "NewExpression[callee.name='DomainError']", message: "Build errors with the service's registry (EmailErrors, FormsErrors, SharedErrors)." },
+      ],
+    },
+  },
+  {
     files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', '**/*.fixture.ts', 'apps/*/test/**', 'libs/testing/src/**'],
     rules: {
       // Off in tests: response bodies (supertest) and parsed JSON are `any`/`unknown` by nature, and the assertions

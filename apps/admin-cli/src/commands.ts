@@ -2,7 +2,16 @@ import { INestApplicationContext } from '@nestjs/common';
 import { parseArgs } from 'node:util';
 import { AccessService } from '@email/access';
 import { AccountsService } from '@forms/accounts';
-import { InvalidRequest } from '@shared/errors';
+import { defineErrorCodes, errorFactory, SHARED_ERROR_CODES } from '@shared/errors';
+
+/** What the command line itself can refuse, beyond the codes the services answer. */
+const CliErrors = errorFactory(
+  defineErrorCodes({
+    validation_failed: SHARED_ERROR_CODES.validation_failed,
+    invalid_option: { type: 'invalid_request', description: 'An option the command does not know, or one given without its value.' },
+    missing_option: { type: 'invalid_request', description: 'A required option is missing.' },
+  }),
+);
 
 type Command = (app: INestApplicationContext, args: string[]) => Promise<unknown>;
 
@@ -11,10 +20,10 @@ function options(args: string[], spec: Record<string, { required?: boolean }>): 
   try {
     ({ values } = parseArgs({ args, options: Object.fromEntries(Object.keys(spec).map((name) => [name, { type: 'string' as const }])), strict: true }));
   } catch (error) {
-    throw InvalidRequest('invalid_option', (error as Error).message);
+    throw CliErrors.invalid('invalid_option', (error as Error).message);
   }
   for (const [name, rule] of Object.entries(spec)) {
-    if (rule.required && !values[name]) throw InvalidRequest('missing_option', `--${name} is required.`, name);
+    if (rule.required && !values[name]) throw CliErrors.invalid('missing_option', `--${name} is required.`, name);
   }
   return values as Record<string, string | undefined>;
 }
@@ -24,7 +33,7 @@ const scopesOf = (raw: string) => raw.split(',').map((s) => s.trim()).filter(Boo
 function dateOf(raw: string | undefined): Date | null {
   if (!raw) return null;
   const date = new Date(raw);
-  if (Number.isNaN(date.getTime())) throw InvalidRequest('validation_failed', '--expires-at must be an ISO 8601 date-time.', 'expires-at');
+  if (Number.isNaN(date.getTime())) throw CliErrors.invalid('validation_failed', '--expires-at must be an ISO 8601 date-time.', 'expires-at');
   return date;
 }
 
@@ -57,7 +66,7 @@ export const COMMANDS: Record<string, Command> = {
   'forms:create-workspace': async (app, args) => {
     const o = options(args, { owner: { required: true }, name: { required: true }, plan: {} });
     const plan = o.plan as 'free' | 'pro' | 'business' | undefined;
-    if (plan && !['free', 'pro', 'business'].includes(plan)) throw InvalidRequest('validation_failed', '--plan must be free, pro or business.', 'plan');
+    if (plan && !['free', 'pro', 'business'].includes(plan)) throw CliErrors.invalid('validation_failed', '--plan must be free, pro or business.', 'plan');
     return app.get(AccountsService).createWorkspace(o.owner!, { name: o.name!, plan });
   },
   'forms:set-member': async (app, args) => {

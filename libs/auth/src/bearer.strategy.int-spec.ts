@@ -1,5 +1,5 @@
 import { AppConfig } from '@shared/config';
-import { DomainError, Unauthenticated } from '@shared/errors';
+import { DomainError, SharedErrors } from '@shared/errors';
 import { uniqueQueuePrefix } from '@shared/testing';
 import { AuthChangeBus, AuthRedis } from './auth-changes';
 import { BearerStrategy } from './bearer.strategy';
@@ -18,7 +18,7 @@ class TableVerifier implements CredentialVerifier {
   async verify(token: string): Promise<Principal> {
     this.lookups++;
     const found = this.table.get(token);
-    if (!found) throw Unauthenticated('invalid_credential', 'The API key is not valid.');
+    if (!found) throw SharedErrors.fail('invalid_credential', 'The API key is not valid.');
     return found;
   }
   insufficientScope(): DomainError {

@@ -1,11 +1,11 @@
 import { AppConfig } from '@shared/config';
-import { DomainError, Unauthenticated } from '@shared/errors';
+import { DomainError, SharedErrors } from '@shared/errors';
 import { uniqueQueuePrefix } from '@shared/testing';
 import { AuthRedis } from './auth-changes';
 import { FailedAuthLimiter, RefusedCredentials } from './failed-authentication';
 
 describe('RefusedCredentials', () => {
-  const refusal = Unauthenticated('invalid_credential', 'The API key is not valid.');
+  const refusal = SharedErrors.fail('invalid_credential', 'The API key is not valid.');
 
   it('remembers a refusal for its ttl, then forgets it', () => {
     let now = 1_000;

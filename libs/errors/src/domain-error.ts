@@ -46,16 +46,3 @@ export class DomainError extends Error {
     return { type: this.type, code: this.code, message: this.message, ...(this.details ? { details: this.details } : {}), ...this.extra };
   }
 }
-
-export const InvalidRequest = (code: string, message: string, field?: string, reason?: string) =>
-  new DomainError('invalid_request', code, message, field || reason ? { ...(field ? { field } : {}), ...(reason ? { reason } : {}) } : undefined);
-
-export const NotFound = (resourceType: string, id: string) =>
-  new DomainError('not_found', `${resourceType}_not_found`, `No ${resourceType.replace(/_/g, ' ')} with id "${id}" was found.`, {
-    resource: { type: resourceType, id },
-  });
-
-export const Conflict = (code: string, message: string, details?: ErrorDetails, extra?: Record<string, unknown>) =>
-  new DomainError('conflict', code, message, details, extra);
-
-export const Unauthenticated = (code: string, message: string) => new DomainError('authentication_error', code, message);

@@ -1,7 +1,6 @@
 import { ArgumentsHost, Logger } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { NotFound } from './domain-error';
-import { TooManyRequests } from './error-codes';
+import { SharedErrors, TooManyRequests } from './error-codes';
 import { ErrorEnvelopeFilter } from './exception.filter';
 
 describe('ErrorEnvelopeFilter', () => {
@@ -29,7 +28,7 @@ describe('ErrorEnvelopeFilter', () => {
     filter.catch(TooManyRequests(3), host);
     expect(sent.headers).toEqual([[reply, 'retry-after', '3']]);
     expect(sent.replies).toEqual([[reply, { error: expect.objectContaining({ code: 'rate_limited' }) }, 429]]);
-    filter.catch(NotFound('tag', 'tag_1'), host);
+    filter.catch(SharedErrors.fail('route_not_found', 'No such route.'), host);
     expect(sent.replies[1][2]).toBe(404);
     expect(errors).not.toHaveBeenCalled();
     expect(warnings).not.toHaveBeenCalled();

@@ -4,6 +4,7 @@ const codes = defineErrorCodes({
   widget_not_found: { type: 'not_found', description: 'No such widget.' },
   widget_busy: { type: 'conflict', description: 'The widget | is busy.' },
   too_many_widgets: { type: 'invalid_request', status: 429, description: 'Slow down.' },
+  widget_broken: { type: 'invalid_request', description: 'Broken.', also: { type: 'conflict', when: 'another widget depends on it.' } },
 });
 const errors = errorFactory(codes);
 
@@ -35,11 +36,20 @@ describe('error registry', () => {
     expect(unlisted).toThrow(/gadget_not_found is not in the error registry/);
   });
 
+  it('answers a code as its listed second type only', () => {
+    const error = errors.failAs('conflict', 'widget_broken', 'Breaks another widget.');
+    expect([error.type, error.code, error.status]).toEqual(['conflict', 'widget_broken', 409]);
+    expect(errors.fail('widget_broken', 'Broken.').status).toBe(400);
+    // @ts-expect-error: widget_busy lists no second type
+    expect(() => errors.failAs('conflict', 'widget_busy', 'x')).toThrow('widget_busy is not listed as answering conflict');
+  });
+
   it('renders the reference sorted by code, escaping table pipes', () => {
     const page = renderErrorReference('Widget errors', 'Intro.', codes);
     const rows = page.split('\n').filter((line) => line.startsWith('| `'));
     expect(rows).toEqual([
       '| `too_many_widgets` | 429 | `invalid_request` | Slow down. |',
+      '| `widget_broken` | 400, 409 | `invalid_request`, `conflict` | Broken. As `conflict` when another widget depends on it. |',
       '| `widget_busy` | 409 | `conflict` | The widget \\| is busy. |',
       '| `widget_not_found` | 404 | `not_found` | No such widget. |',
     ]);

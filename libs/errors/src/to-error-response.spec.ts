@@ -1,6 +1,6 @@
 import { BadRequestException, HttpException, MethodNotAllowedException, NotFoundException } from '@nestjs/common';
-import { Conflict, DomainError, InvalidRequest, NotFound, Unauthenticated } from './domain-error';
-import { TooManyRequests } from './error-codes';
+import { DomainError } from './domain-error';
+import { SharedErrors, TooManyRequests } from './error-codes';
 import { toErrorResponse } from './to-error-response';
 
 const INTERNAL = {
@@ -21,7 +21,7 @@ describe('toErrorResponse', () => {
         headers: { 'retry-after': '7' },
         unexpected: false,
       });
-      const conflict = Conflict('subscriber_exists', 'Exists.', { field: 'email' }, { existing_id: 'sub_1' });
+      const conflict = new DomainError('conflict', 'subscriber_exists', 'Exists.', { field: 'email' }, { existing_id: 'sub_1' });
       expect(toErrorResponse(conflict)).toEqual({
         status: 409,
         body: { error: { type: 'conflict', code: 'subscriber_exists', message: 'Exists.', details: { field: 'email' }, existing_id: 'sub_1' } },
@@ -30,21 +30,17 @@ describe('toErrorResponse', () => {
       });
     });
 
-    it('builds the standard errors with their statuses and details', () => {
-      expect(toErrorResponse(NotFound('api_key', 'key_9')).body.error).toEqual({
-        type: 'not_found',
-        code: 'api_key_not_found',
-        message: 'No api key with id "key_9" was found.',
-        details: { resource: { type: 'api_key', id: 'key_9' } },
-      });
-      expect(toErrorResponse(Unauthenticated('missing_credential', 'Send one.'))).toMatchObject({
+    it('builds the shared errors with their listed statuses', () => {
+      expect(toErrorResponse(SharedErrors.fail('missing_credential', 'Send one.'))).toMatchObject({
         status: 401,
         body: { error: { type: 'authentication_error', code: 'missing_credential', message: 'Send one.' } },
       });
-      expect(InvalidRequest('c', 'm').toBody()).toEqual({ type: 'invalid_request', code: 'c', message: 'm' });
-      expect(InvalidRequest('c', 'm', 'limit').details).toEqual({ field: 'limit' });
-      expect(InvalidRequest('c', 'm', undefined, 'too_big').details).toEqual({ reason: 'too_big' });
-      expect(InvalidRequest('c', 'm', 'limit', 'too_big').details).toEqual({ field: 'limit', reason: 'too_big' });
+      expect(toErrorResponse(SharedErrors.invalid('invalid_limit', 'm', 'limit', 'too_big')).body.error).toEqual({
+        type: 'invalid_request',
+        code: 'invalid_limit',
+        message: 'm',
+        details: { field: 'limit', reason: 'too_big' },
+      });
     });
 
     it('treats a DomainError with a 5xx status as unexpected', () => {

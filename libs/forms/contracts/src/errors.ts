@@ -1,4 +1,4 @@
-import { DomainError, defineErrorCodes, errorFactory, ErrorOptions, SHARED_ERROR_CODES } from '@shared/errors';
+import { defineErrorCodes, errorFactory, SHARED_ERROR_CODES } from '@shared/errors';
 
 const invalid = (description: string) => ({ type: 'invalid_request' as const, description });
 
@@ -89,11 +89,23 @@ const EDIT_CODES = {
   step_mismatch: invalid('A logic rule names another step than the one whose logic is being set.'),
 } as const;
 
+/** Each draft issue code is also a 409 for a draft edit that is fine alone but breaks the rest of the draft. */
+const BREAKS_THE_DRAFT = {
+  type: 'conflict',
+  when: 'a draft edit is valid on its own but would break another part of the draft (`issues` names those parts).',
+} as const;
+
+function alsoBreakingTheDraft<C extends Record<string, { type: 'invalid_request'; description: string }>>(codes: C) {
+  return Object.fromEntries(Object.entries(codes).map(([code, entry]) => [code, { ...entry, also: BREAKS_THE_DRAFT }])) as {
+    [K in keyof C]: C[K] & { also: typeof BREAKS_THE_DRAFT };
+  };
+}
+
 /** Every code the forms service answers with: the shared ones and its own. */
 export const FORMS_ERROR_CODES = defineErrorCodes({
   ...SHARED_ERROR_CODES,
-  ...DRAFT_ISSUE_CODES,
   ...ANSWER_CODES,
+  ...alsoBreakingTheDraft(DRAFT_ISSUE_CODES),
   ...EDIT_CODES,
   form_not_found: { type: 'not_found', description: 'No form with this id (or public id) exists, or it belongs to a workspace the caller is not a member of.' },
   workspace_not_found: { type: 'not_found', description: 'The workspace named does not exist or the caller is not a member of it.' },
@@ -124,7 +136,8 @@ export const FORMS_ERROR_CODES = defineErrorCodes({
   slug_taken: { type: 'conflict', description: 'Another form of the workspace already uses the slug.' },
   form_not_published: {
     type: 'permission_error',
-    description: 'The form was never published, so it takes no submissions; closing or reopening it answers 409 `conflict` with this code.',
+    description: 'The form was never published, so it takes no submissions.',
+    also: { type: 'conflict', when: 'closing or reopening a form that was never published.' },
   },
   form_closed: { type: 'permission_error', description: 'The form is closed and takes no submissions.' },
   form_not_accepting: { type: 'permission_error', description: 'The form takes no uploads right now (never published, or closed).' },
@@ -145,12 +158,4 @@ export type AnswerCode = keyof typeof ANSWER_CODES;
 export type DraftEditCode = DraftIssueCode | keyof typeof EDIT_CODES;
 
 /** The forms service's error constructors: only listed codes compile, each with its listed type and status. */
-export const FormsErrors = {
-  ...errorFactory(FORMS_ERROR_CODES),
-  /**
-   * The 409 `conflict` a listed code answers in the one situation its description names: a draft edit that would break
-   * another part of the draft, or closing or reopening a form that was never published.
-   */
-  conflict: (code: DraftIssueCode | 'form_not_published', message: string, options: ErrorOptions = {}): DomainError =>
-    new DomainError('conflict', code, message, options.details, options.extra),
-};
+export const FormsErrors = errorFactory(FORMS_ERROR_CODES);

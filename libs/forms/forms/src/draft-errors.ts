@@ -20,7 +20,7 @@ export function fromEditError(error: DraftEditError): DomainError {
   if (error instanceof DraftEditConflict) {
     // The change is valid alone but would break another part of the draft; issues name those parts.
     const issues = error.issues?.map((issue) => ({ ...issue, path: joinPath('draftSchema', issue.path) }));
-    return FormsErrors.conflict(error.code, error.message, { details: { field: joinPath('draftSchema', error.path) }, extra: issues ? { issues } : {} });
+    return FormsErrors.failAs('conflict', error.code, error.message, { details: { field: joinPath('draftSchema', error.path) }, extra: issues ? { issues } : {} });
   }
   if (error.issues?.length) return invalidDraft(error.issues, '', error.code);
   return FormsErrors.fail(error.code, error.message, { details: error.path ? { field: error.path, reason: error.code } : { reason: error.code } });

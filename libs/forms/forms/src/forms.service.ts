@@ -128,7 +128,7 @@ export class FormsService {
   /** Stops (or resumes) accepting submissions on a published form. */
   async setAcceptingSubmissions(workspace: FormsWorkspaceContext, formId: string, accepting: boolean): Promise<FormDetail> {
     const form = await this.form(workspace, formId);
-    if (form.status === 'draft') throw FormsErrors.conflict('form_not_published', 'Publish the form before opening or closing it.');
+    if (form.status === 'draft') throw FormsErrors.failAs('conflict', 'form_not_published', 'Publish the form before opening or closing it.');
     const updated = await this.repository.setStatus(workspace.workspaceId, form.id, accepting ? 'published' : 'closed', this.clock.now());
     await this.published.invalidate(updated.public_id);
     return this.detail(workspace, updated);
