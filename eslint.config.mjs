@@ -107,10 +107,7 @@ function moduleBoundaries() {
       project.scope === 'forms' && { group: names((p) => p.scope === 'email'), message: 'Forms code never imports email code.' },
     ].filter((restriction) => restriction && restriction.group.length > 0);
   const rule = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
-  return [
-    { rules: rule(restrictionsOf({})) },
-    ...projects.map((project) => ({ files: [`${project.dir}/**`], rules: rule(restrictionsOf(project)) })),
-  ];
+  return [{ rules: rule(restrictionsOf({})) }, ...projects.map((project) => ({ files: [`${project.dir}/**`], rules: rule(restrictionsOf(project)) }))];
 }
 
 /** Every workspace package (pnpm-workspace.yaml's globs, one level deep) with its Nx scope and type tags. */

@@ -10,7 +10,10 @@ export default {
     ...libs.jest,
     config: {
       roots: ['<rootDir>/apps/email-api', '<rootDir>/libs/email/audience'],
-      testMatch: ['<rootDir>/apps/email-api/test/{subscribers,subscriber-events,tags-and-fields}.e2e-spec.ts', '<rootDir>/libs/email/audience/src/**/*.{spec,int-spec}.ts'],
+      testMatch: [
+        '<rootDir>/apps/email-api/test/{subscribers,subscriber-events,tags-and-fields}.e2e-spec.ts',
+        '<rootDir>/libs/email/audience/src/**/*.{spec,int-spec}.ts',
+      ],
     },
   },
   // Each mutant boots email-api up to three times: 5 s of slack turned slow runs on a loaded machine into "timeouts".

@@ -110,9 +110,7 @@ for (const file of yamlFiles) {
 }
 const isKustomization = (m: Manifest) => m.obj.kind === 'Kustomization';
 const manifests = all.filter((m) => !isKustomization(m));
-const kustomization = all.find(isKustomization)?.obj as unknown as
-  | { resources?: string[]; images?: { name: string }[] }
-  | undefined;
+const kustomization = all.find(isKustomization)?.obj as unknown as { resources?: string[]; images?: { name: string }[] } | undefined;
 
 const id = (m: Manifest) => `${m.obj.kind}/${m.obj.metadata?.name} (${m.file})`;
 const ofKind = (kind: string) => manifests.filter((m) => m.obj.kind === kind).map((m) => m.obj);
@@ -165,8 +163,7 @@ function strictFieldErrors(docs: Manifest[]): string[] {
   };
   const host = ts.createCompilerHost(options);
   const { getSourceFile, fileExists, readFile } = host;
-  host.getSourceFile = (name, lang, ...rest) =>
-    name === file ? ts.createSourceFile(name, source, lang) : getSourceFile.call(host, name, lang, ...rest);
+  host.getSourceFile = (name, lang, ...rest) => (name === file ? ts.createSourceFile(name, source, lang) : getSourceFile.call(host, name, lang, ...rest));
   host.fileExists = (name) => name === file || fileExists.call(host, name);
   host.readFile = (name) => (name === file ? source : readFile.call(host, name));
   const program = ts.createProgram([file], options, host);
@@ -229,7 +226,11 @@ describe('k8s manifests', () => {
   });
 
   it('define exactly one Deployment per deployable, with its port and command', () => {
-    expect(deployments().map((d) => d.metadata.name).sort()).toEqual([...NAMES].sort());
+    expect(
+      deployments()
+        .map((d) => d.metadata.name)
+        .sort(),
+    ).toEqual([...NAMES].sort());
     for (const d of deployments()) {
       const want = DEPLOYABLES[d.metadata.name];
       const [c, ...others] = podTemplate(d).spec.containers;
@@ -298,9 +299,7 @@ describe('k8s manifests', () => {
     for (const s of services) {
       const selector = s.spec.selector as Labels;
       expect(Object.keys(selector ?? {}).length).toBeGreaterThan(0);
-      const targets = deployments().filter((d) =>
-        Object.entries(selector).every(([k, v]) => podTemplate(d).metadata?.labels?.[k] === v),
-      );
+      const targets = deployments().filter((d) => Object.entries(selector).every(([k, v]) => podTemplate(d).metadata?.labels?.[k] === v));
       expect([s.metadata.name, targets.map((d) => d.metadata.name)]).toEqual([s.metadata.name, [s.metadata.name]]);
       const ports = podTemplate(targets[0]).spec.containers.flatMap((c) => (c.ports ?? []).flatMap((p) => [p.containerPort, p.name]));
       for (const p of s.spec.ports as { targetPort: number | string }[]) expect(ports).toContain(p.targetPort);
@@ -320,9 +319,7 @@ describe('k8s manifests', () => {
       expect(hpa.apiVersion).toBe('autoscaling/v2');
       const ref = hpa.spec.scaleTargetRef;
       expect([ref.apiVersion, ref.kind]).toEqual(['apps/v1', 'Deployment']);
-      expect(hpa.spec.metrics).toContainEqual(
-        expect.objectContaining({ type: 'Resource', resource: expect.objectContaining({ name: 'cpu' }) }),
-      );
+      expect(hpa.spec.metrics).toContainEqual(expect.objectContaining({ type: 'Resource', resource: expect.objectContaining({ name: 'cpu' }) }));
       expect(hpa.spec.minReplicas).toBeLessThanOrEqual(hpa.spec.maxReplicas);
       targets.push(ref.name);
     }

@@ -28,5 +28,7 @@ const files = ['apps', 'libs', 'tools'].flatMap((dir) => propertyTests(path.join
 await requireServices();
 if (!existsSync(bin('jest'))) install();
 prepare({ build: false });
-log(`▸ fuzzing ${files.length} files with FUZZ_SEED=${env.FUZZ_SEED} FUZZ_RUNS=${env.FUZZ_RUNS}${env.FUZZ_PATH ? ` FUZZ_PATH=${env.FUZZ_PATH}` : ''}:\n  ${files.join('\n  ')}`);
+log(
+  `▸ fuzzing ${files.length} files with FUZZ_SEED=${env.FUZZ_SEED} FUZZ_RUNS=${env.FUZZ_RUNS}${env.FUZZ_PATH ? ` FUZZ_PATH=${env.FUZZ_PATH}` : ''}:\n  ${files.join('\n  ')}`,
+);
 run(bin('jest'), ['--ci', ...files, ...process.argv.slice(2)], { env });

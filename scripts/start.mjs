@@ -16,7 +16,12 @@ const DEPLOYABLES = [
 const demoFile = path.join(root, '.data/demo.json');
 const emailPort = Number(process.env.EMAIL_API_PORT ?? 3000);
 const formsPort = Number(process.env.FORMS_API_PORT ?? 3100);
-const env = { ...toolEnv, ...installSecrets(), NODE_ENV: process.env.NODE_ENV ?? 'development', PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${emailPort}` };
+const env = {
+  ...toolEnv,
+  ...installSecrets(),
+  NODE_ENV: process.env.NODE_ENV ?? 'development',
+  PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${emailPort}`,
+};
 
 await requireServices();
 log('▸ installing dependencies');
@@ -133,8 +138,20 @@ async function demoForm(demo) {
   const draftSchema = {
     settings: { name: 'Demo feedback', submitButtonLabel: 'Send feedback' },
     steps: [
-      { title: 'About you', fields: [{ type: 'text', label: 'Your name', required: true }, { type: 'email', label: 'Email', required: true }] },
-      { title: 'Your opinion', fields: [{ type: 'nps', label: 'How likely are you to recommend us?', required: true }, { type: 'long_text', label: 'Anything else?' }] },
+      {
+        title: 'About you',
+        fields: [
+          { type: 'text', label: 'Your name', required: true },
+          { type: 'email', label: 'Email', required: true },
+        ],
+      },
+      {
+        title: 'Your opinion',
+        fields: [
+          { type: 'nps', label: 'How likely are you to recommend us?', required: true },
+          { type: 'long_text', label: 'Anything else?' },
+        ],
+      },
     ],
   };
   const created = await call('POST', '/forms', { draftSchema });
@@ -161,7 +178,11 @@ async function stillExists(saved) {
     }
   };
   return (
-    (await check(process.env.EMAIL_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/email', 'SELECT 1 FROM workspaces WHERE id = $1', saved.email?.workspace_id)) &&
+    (await check(
+      process.env.EMAIL_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/email',
+      'SELECT 1 FROM workspaces WHERE id = $1',
+      saved.email?.workspace_id,
+    )) &&
     (await check(process.env.FORMS_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/forms', 'SELECT 1 FROM owners WHERE id = $1', saved.forms?.owner_id))
   );
 }

@@ -5,18 +5,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { bin, install, log, prepare, requireServices, run } from './lib/env.mjs';
 
-// Off until the repo has been formatted once (`npm run format`); then true, and `npm test` fails on unformatted files.
-const CHECK_FORMAT = false;
-
 await requireServices();
 install();
 prepare({ build: true });
 log('▸ linting');
 run(bin('eslint'), ['.']);
-if (CHECK_FORMAT) {
-  log('▸ checking formatting');
-  run(bin('prettier'), ['--check', '--log-level=warn', '.']);
-}
+log('▸ checking formatting (fix with npm run format)');
+run(bin('prettier'), ['--check', '--log-level=warn', '.']);
 log('▸ type-checking');
 run(bin('tsc'), ['-p', 'tsconfig.json']);
 log('▸ running tests');

@@ -31,9 +31,20 @@ const PHASES: Phase[] = [
  * any frame of its stack is in one of these (the deepest such frame names the part).
  */
 const AUTH_PARTS: Array<[string, (frame: { url: string; functionName: string }) => boolean]> = [
-  ['key cache (BearerStrategy.validate: SHA-256 of the key, PrincipalCache lookup)', (f) => /\/libs\/auth\/dist\/(bearer\.strategy|principal-cache)\.js$/.test(f.url)],
-  ['last-used recorder (markUsed; a database write at most once a minute)', (f) => /\/libs\/auth\/dist\/last-used-recorder\.js$/.test(f.url) || (/\/libs\/email\/access\/dist\/credential-verifier\.js$/.test(f.url) && f.functionName === 'markUsed')],
-  ['passport (@nestjs/passport AuthGuard and PassportStrategy, passport, passport-http-bearer)', (f) => /\/node_modules\/(@nestjs\/passport|passport|passport-http-bearer|passport-strategy)\//.test(f.url)],
+  [
+    'key cache (BearerStrategy.validate: SHA-256 of the key, PrincipalCache lookup)',
+    (f) => /\/libs\/auth\/dist\/(bearer\.strategy|principal-cache)\.js$/.test(f.url),
+  ],
+  [
+    'last-used recorder (markUsed; a database write at most once a minute)',
+    (f) =>
+      /\/libs\/auth\/dist\/last-used-recorder\.js$/.test(f.url) ||
+      (/\/libs\/email\/access\/dist\/credential-verifier\.js$/.test(f.url) && f.functionName === 'markUsed'),
+  ],
+  [
+    'passport (@nestjs/passport AuthGuard and PassportStrategy, passport, passport-http-bearer)',
+    (f) => /\/node_modules\/(@nestjs\/passport|passport|passport-http-bearer|passport-strategy)\//.test(f.url),
+  ],
   ['guards (BearerAuthGuard header checks, ScopeGuard, their Reflector lookups)', (f) => /\/libs\/auth\/dist\/guards\.js$/.test(f.url)],
   ["Nest's guard dispatch (GuardsConsumer)", (f) => /\/node_modules\/@nestjs\/core\/guards\//.test(f.url)],
 ];
@@ -95,12 +106,15 @@ async function run(args: string[]): Promise<void> {
     const pid = app.pid;
     for (const phase of PHASES) {
       const probe = await fetch(`${app.baseUrl}${phase.path}`, { headers: headersOf[phase.key] });
-      if (probe.status !== phase.status) throw new Error(`${phase.key}: GET ${phase.path} answered ${probe.status}, expected ${phase.status}: ${(await probe.text()).slice(0, 300)}`);
+      if (probe.status !== phase.status)
+        throw new Error(`${phase.key}: GET ${phase.path} answered ${probe.status}, expected ${phase.status}: ${(await probe.text()).slice(0, 300)}`);
     }
 
     const results: Array<{ phase: Phase['key']; result: Measurement }> = [];
     const once = async (phase: Phase, roundNumber: number | 'profiled', profile?: ProfileSwitch) => {
-      log(`auth-overhead: ${roundNumber === 'profiled' ? 'profiled' : `round ${roundNumber}/${rounds}`}: ${phase.key} (GET ${phase.path}, ${phase.what}): ${warmup}s warm-up + ${duration}s`);
+      log(
+        `auth-overhead: ${roundNumber === 'profiled' ? 'profiled' : `round ${roundNumber}/${rounds}`}: ${phase.key} (GET ${phase.path}, ${phase.what}): ${warmup}s warm-up + ${duration}s`,
+      );
       const result = await measure({
         url: `${app!.baseUrl}${phase.path}`,
         headers: headersOf[phase.key],
@@ -156,7 +170,13 @@ async function run(args: string[]): Promise<void> {
           auth_pct_of_busy: round((100 * authUs) / busyUs, 2),
           auth_parts_us_per_request: Object.fromEntries([...parts].map(([name, us]) => [name, perRequest(us)])),
         };
-        emit({ bench: 'auth-overhead', profile_of: `${key} GET ${phase.path}`, ...(attributed[key] as object), groups: summary.groups, functions: summary.functions });
+        emit({
+          bench: 'auth-overhead',
+          profile_of: `${key} GET ${phase.path}`,
+          ...(attributed[key] as object),
+          groups: summary.groups,
+          functions: summary.functions,
+        });
       }
       const authorized = attributed.authorized as { auth_us_per_request: number; auth_pct_of_busy: number };
       attribution = {

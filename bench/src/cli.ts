@@ -76,7 +76,10 @@ export function onInterrupt(cleanup: () => Promise<void>): () => void {
 
 /** Ctrl-C / SIGTERM: run the registered clean-ups (newest first, 15 s at most), then exit 130 / 143. */
 export function installSignalHandlers(): void {
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
     process.once(signal, () => {
       log(`${signal}: cleaning up`);
       const pending = [...cleanups].reverse();

@@ -121,7 +121,13 @@ const GROUPS: Array<[string, (pkg: string) => boolean]> = [
   ['pg driver', (p) => /^(pg|pg-protocol|pg-pool|pg-types|pg-connection-string|postgres-.*|pgpass|buffer-writer|packet-reader)$/.test(p)],
   ['Nest', (p) => p.startsWith('@nestjs/') && p !== '@nestjs/passport'],
   ['rxjs', (p) => p === 'rxjs' || p === 'tslib'],
-  ['Fastify', (p) => /^(fastify|find-my-way|light-my-request|avvio|fast-json-stringify|fast-querystring|fast-decode-uri-component|secure-json-parse|@fastify\/.*|toad-cache|process-warning|rfdc)$/.test(p)],
+  [
+    'Fastify',
+    (p) =>
+      /^(fastify|find-my-way|light-my-request|avvio|fast-json-stringify|fast-querystring|fast-decode-uri-component|secure-json-parse|@fastify\/.*|toad-cache|process-warning|rfdc)$/.test(
+        p,
+      ),
+  ],
   ['validation (class-validator, class-transformer)', (p) => /^(class-validator|class-transformer|validator|libphonenumber-js)$/.test(p)],
   ['auth (passport)', (p) => p === '@nestjs/passport' || p.startsWith('passport')],
   ['logging (pino)', (p) => p.startsWith('pino') || p === 'sonic-boom' || p === 'thread-stream'],
@@ -183,7 +189,12 @@ export function summarizeProfile(profile: CpuProfile, topFunctions = 15, topPack
       return;
     }
     byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + us);
-    const file = frame.url ? `${frame.url.replace(/^file:\/\//, '').replace(`${REPO_ROOT}/`, '').replace(/^.*\/node_modules\//, '')}:${frame.lineNumber + 1}` : '';
+    const file = frame.url
+      ? `${frame.url
+          .replace(/^file:\/\//, '')
+          .replace(`${REPO_ROOT}/`, '')
+          .replace(/^.*\/node_modules\//, '')}:${frame.lineNumber + 1}`
+      : '';
     const name = `${frame.functionName || '(anonymous)'}${file ? ` ${file}` : ''}`;
     byFunction.set(name, (byFunction.get(name) ?? 0) + us);
   });
@@ -198,8 +209,12 @@ export function summarizeProfile(profile: CpuProfile, topFunctions = 15, topPack
     busy_ms: ms(busy),
     samples: profile.samples.length,
     groups: sorted(byGroup).map(([group, us]) => ({ group, ms: ms(us), pct_of_busy: share(us) })),
-    packages: sorted(byPackage).slice(0, topPackages).map(([pkg, us]) => ({ package: pkg, ms: ms(us), pct_of_busy: share(us) })),
-    functions: sorted(byFunction).slice(0, topFunctions).map(([fn, us]) => ({ function: fn, ms: ms(us), pct_of_busy: share(us) })),
+    packages: sorted(byPackage)
+      .slice(0, topPackages)
+      .map(([pkg, us]) => ({ package: pkg, ms: ms(us), pct_of_busy: share(us) })),
+    functions: sorted(byFunction)
+      .slice(0, topFunctions)
+      .map(([fn, us]) => ({ function: fn, ms: ms(us), pct_of_busy: share(us) })),
   };
 }
 

@@ -51,7 +51,9 @@ export function migrateDatabase(url: string, service: DatabaseService): Promise<
       stdio: ['ignore', process.stderr, process.stderr],
     });
     child.on('error', reject);
-    child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`${service} migration of ${redactUrl(url)} failed (${signal ?? `exit ${code}`})`))));
+    child.on('exit', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`${service} migration of ${redactUrl(url)} failed (${signal ?? `exit ${code}`})`)),
+    );
   });
 }
 

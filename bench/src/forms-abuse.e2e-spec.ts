@@ -21,7 +21,14 @@ describe('forms-abuse benchmark', () => {
     const [uploads, drafts, ...rest] = results();
     expect(rest).toEqual([]);
 
-    expect(uploads).toMatchObject({ bench: 'forms-abuse', phase: 'uploads', uploads: 2, upload_bytes: 1024 * 1024, settle_seconds: 1, status_counts: { 201: 2 } });
+    expect(uploads).toMatchObject({
+      bench: 'forms-abuse',
+      phase: 'uploads',
+      uploads: 2,
+      upload_bytes: 1024 * 1024,
+      settle_seconds: 1,
+      status_counts: { 201: 2 },
+    });
     for (const key of ['rss_start_mb', 'rss_after_uploads_mb', 'rss_after_settle_mb']) expect(uploads[key]).toBeGreaterThan(0);
     expect(uploads.rss_peak_mb).toBeGreaterThanOrEqual(uploads.rss_start_mb as number);
     expect(uploads.rss_peak_to_start).toBeGreaterThanOrEqual(1);

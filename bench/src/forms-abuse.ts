@@ -95,8 +95,15 @@ async function uploadsPhase(databaseUrl: string, account: BenchFormsAccount, o: 
  */
 export function draftBodyNear(maxBytes: number): string {
   const option = (field: number, i: number) => ({ label: `Answer ${field}.${i} ${'x'.repeat(100)}`, value: `a${i}` });
-  const field = (i: number, options: number) => ({ id: `fld_q${i}`, type: 'single_choice', label: `Question ${i}`, description: '', options: Array.from({ length: options }, (_, k) => option(i, k)) });
-  const bodyOf = (fields: object[]) => JSON.stringify({ draftSchema: { settings: { name: 'Bench big draft' }, steps: [{ id: 'stp_big', title: 'Big', fields }] }, force: true });
+  const field = (i: number, options: number) => ({
+    id: `fld_q${i}`,
+    type: 'single_choice',
+    label: `Question ${i}`,
+    description: '',
+    options: Array.from({ length: options }, (_, k) => option(i, k)),
+  });
+  const bodyOf = (fields: object[]) =>
+    JSON.stringify({ draftSchema: { settings: { name: 'Bench big draft' }, steps: [{ id: 'stp_big', title: 'Big', fields }] }, force: true });
   const bytes = (text: string) => Buffer.byteLength(text);
   const target = maxBytes - 200;
   // The body's length, kept as a sum: stringifying the whole draft for every question added would be quadratic.
@@ -223,7 +230,11 @@ async function run(args: string[]): Promise<void> {
     'keep-db': { type: 'boolean' },
   });
   const phase = choiceOption(o.phase, 'phase', 'all', PHASES);
-  const uploads = { uploads: intOption(o.uploads, 'uploads', 8, 1, 64), uploadMib: intOption(o['upload-mib'], 'upload-mib', 25, 1, 25), settleSeconds: intOption(o['settle-seconds'], 'settle-seconds', 20, 0, 600) };
+  const uploads = {
+    uploads: intOption(o.uploads, 'uploads', 8, 1, 64),
+    uploadMib: intOption(o['upload-mib'], 'upload-mib', 25, 1, 25),
+    settleSeconds: intOption(o['settle-seconds'], 'settle-seconds', 20, 0, 600),
+  };
   const drafts = {
     putClients: intOption(o['put-clients'], 'put-clients', 3, 1, 64),
     maxDraftBytes: intOption(o['max-draft-bytes'], 'max-draft-bytes', DEFAULT_MAX_DRAFT_BYTES, 16 * 1024, 1024 * 1024),

@@ -1,7 +1,15 @@
 import { Benchmark, emit, intOption, log, parseOptions, round } from './cli';
 import { describeSummary, readProfile, summarizeProfile } from './cpu-profile';
 import { openBenchDatabase } from './databases';
-import { BENCH_FORM_FIELD_COUNT, BENCH_FORM_LABELS, BENCH_FORM_STEP_COUNT, BENCH_FORM_TITLE, createFormsAccount, createPublishedBenchForm, startFormsApi } from './forms-fixtures';
+import {
+  BENCH_FORM_FIELD_COUNT,
+  BENCH_FORM_LABELS,
+  BENCH_FORM_STEP_COUNT,
+  BENCH_FORM_TITLE,
+  createFormsAccount,
+  createPublishedBenchForm,
+  startFormsApi,
+} from './forms-fixtures';
 import { measure } from './measure';
 import { processRssMb, RunningApp } from './server';
 
@@ -39,7 +47,10 @@ async function run(args: string[]): Promise<void> {
     const account = await createFormsAccount(database.url, `hosted-page-${Date.now().toString(36)}-${process.pid}@bench.example`);
     log(`forms-hosted-page: account ${account.owner_id}, workspace ${account.workspace_id}`);
 
-    const started = await startFormsApi(database.url, o['cpu-prof-dir'] ? { dir: o['cpu-prof-dir'], name: `forms-hosted-page-${Date.now()}`, intervalUs } : undefined);
+    const started = await startFormsApi(
+      database.url,
+      o['cpu-prof-dir'] ? { dir: o['cpu-prof-dir'], name: `forms-hosted-page-${Date.now()}`, intervalUs } : undefined,
+    );
     app = started.app;
     const profile = started.profile;
     const baseUrl = app.baseUrl;
@@ -51,7 +62,8 @@ async function run(args: string[]): Promise<void> {
     const probe = await fetch(`${baseUrl}${pagePath}`);
     const html = await probe.text();
     if (probe.status !== 200) throw new Error(`GET ${pagePath} answered ${probe.status}, not 200: ${html.slice(0, 300)}`);
-    if (!/^text\/html/.test(probe.headers.get('content-type') ?? '')) throw new Error(`GET ${pagePath} is not HTML (content-type ${probe.headers.get('content-type')})`);
+    if (!/^text\/html/.test(probe.headers.get('content-type') ?? ''))
+      throw new Error(`GET ${pagePath} is not HTML (content-type ${probe.headers.get('content-type')})`);
     const missing = [BENCH_FORM_TITLE, ...BENCH_FORM_LABELS].filter((text) => !html.includes(text));
     if (missing.length) throw new Error(`GET ${pagePath} lacks ${missing.map((m) => `"${m}"`).join(', ')}: ${html.slice(0, 300)}`);
     const scriptPath = /<script[^>]+src="(\/f\/assets\/form\.[0-9a-f]+\.js)"/.exec(html)?.[1];
@@ -60,7 +72,9 @@ async function run(args: string[]): Promise<void> {
     const scriptBytes = (await script.arrayBuffer()).byteLength;
     if (script.status !== 200) throw new Error(`GET ${scriptPath} answered ${script.status}`);
     const pageBytes = Buffer.byteLength(html);
-    log(`forms-hosted-page: ${pagePath} is ${pageBytes.toLocaleString('en-US')} B of HTML (all ${BENCH_FORM_FIELD_COUNT} labels present), ${scriptPath} ${scriptBytes.toLocaleString('en-US')} B`);
+    log(
+      `forms-hosted-page: ${pagePath} is ${pageBytes.toLocaleString('en-US')} B of HTML (all ${BENCH_FORM_FIELD_COUNT} labels present), ${scriptPath} ${scriptBytes.toLocaleString('en-US')} B`,
+    );
 
     log(`forms-hosted-page: GET ${pagePath}: ${warmup}s warm-up + ${duration}s at ${connections} connections`);
     let measuredBytes = 0;
@@ -90,13 +104,14 @@ async function run(args: string[]): Promise<void> {
       ...result,
       page_bytes: pageBytes,
       response_bytes: responseBytes,
-      throughput_mb_per_s: round((measuredBytes / 1e6) / duration, 1),
+      throughput_mb_per_s: round(measuredBytes / 1e6 / duration, 1),
       script_bytes: scriptBytes,
       [`goal_at_least_${GOAL_REQ_PER_S}_req_per_s`]: result.req_per_s >= GOAL_REQ_PER_S && result.non_2xx === 0,
       server_rss_mb: processRssMb(app.pid),
       ...(profileFile ? { cpu_profile: profileFile } : {}),
     });
-    if (result.non_2xx || result.errors) log(`forms-hosted-page: WARNING ${result.non_2xx} non-2xx answers (${JSON.stringify(result.status_counts)}), ${result.errors} errors`);
+    if (result.non_2xx || result.errors)
+      log(`forms-hosted-page: WARNING ${result.non_2xx} non-2xx answers (${JSON.stringify(result.status_counts)}), ${result.errors} errors`);
     if (profileFile) {
       const summary = summarizeProfile(readProfile(profileFile));
       log(describeSummary('forms-api GET /f/{public_id}', summary));

@@ -55,7 +55,10 @@ async function run(args: string[]): Promise<void> {
     const account = await createFormsAccount(database.url, `submission-${runId}@bench.example`);
     log(`forms-submission: account ${account.owner_id}, workspace ${account.workspace_id}`);
 
-    const started = await startFormsApi(database.url, o['cpu-prof-dir'] ? { dir: o['cpu-prof-dir'], name: `forms-submission-${via}-${Date.now()}`, intervalUs } : undefined);
+    const started = await startFormsApi(
+      database.url,
+      o['cpu-prof-dir'] ? { dir: o['cpu-prof-dir'], name: `forms-submission-${via}-${Date.now()}`, intervalUs } : undefined,
+    );
     app = started.app;
     const profile = started.profile;
     const baseUrl = app.baseUrl;
@@ -91,7 +94,8 @@ async function run(args: string[]): Promise<void> {
       { key: account.api_key, expect: 200 },
     );
     const storedAnswers = Object.keys(stored.body.data.answersByFieldId ?? {}).length;
-    if (storedAnswers !== BENCH_FORM_FIELD_COUNT) throw new Error(`the probe submission stored ${storedAnswers} answers, not ${BENCH_FORM_FIELD_COUNT}: ${stored.text.slice(0, 500)}`);
+    if (storedAnswers !== BENCH_FORM_FIELD_COUNT)
+      throw new Error(`the probe submission stored ${storedAnswers} answers, not ${BENCH_FORM_FIELD_COUNT}: ${stored.text.slice(0, 500)}`);
     // The same session again must be refused: that is why every request carries a session of its own.
     await callApi(baseUrl, 'POST', submitPath, { key, body: probeBody, expect: 409 });
     log(`forms-submission: probe ${probeId} stored with ${storedAnswers} answers (source ${stored.body.data.meta?.source}); a repeated session answers 409`);
@@ -136,7 +140,8 @@ async function run(args: string[]): Promise<void> {
       server_rss_mb: processRssMb(app.pid),
       ...(profileFile ? { cpu_profile: profileFile } : {}),
     });
-    if (result.non_2xx || result.errors) log(`forms-submission: WARNING ${result.non_2xx} non-2xx answers (${JSON.stringify(result.status_counts)}), ${result.errors} errors`);
+    if (result.non_2xx || result.errors)
+      log(`forms-submission: WARNING ${result.non_2xx} non-2xx answers (${JSON.stringify(result.status_counts)}), ${result.errors} errors`);
     if (profileFile) {
       const summary = summarizeProfile(readProfile(profileFile));
       log(describeSummary(`forms-api ${route}`, summary));
@@ -185,12 +190,20 @@ async function run(args: string[]): Promise<void> {
       answers_incl_warmup: answered.all,
       rows_equal_responses_count: state.rows === state.counter,
       rows_equal_201_answers: state.rows === answers201,
-      consistent: state.rows === state.counter && answeredIds.size === answers201 && state.answered === answers201 && rowsWithoutAnswer >= 0 && rowsWithoutAnswer <= unanswered,
+      consistent:
+        state.rows === state.counter &&
+        answeredIds.size === answers201 &&
+        state.answered === answers201 &&
+        rowsWithoutAnswer >= 0 &&
+        rowsWithoutAnswer <= unanswered,
     });
     if (state.rows !== state.counter) log(`forms-submission: MISMATCH: ${state.rows} form_submissions rows, responses_count ${state.counter}`);
-    if (state.answered !== answers201 || answeredIds.size !== answers201) log(`forms-submission: MISMATCH: ${answers201} answers 201 (${answeredIds.size} distinct ids), ${state.answered} of them stored`);
-    if (rowsWithoutAnswer > unanswered) log(`forms-submission: MISMATCH: ${rowsWithoutAnswer} rows nobody got an answer for, but only ${unanswered} requests went unanswered`);
-    else if (rowsWithoutAnswer > 0) log(`forms-submission: ${rowsWithoutAnswer} of the ${unanswered} requests cut off when autocannon stopped were stored anyway (their 201 was never read)`);
+    if (state.answered !== answers201 || answeredIds.size !== answers201)
+      log(`forms-submission: MISMATCH: ${answers201} answers 201 (${answeredIds.size} distinct ids), ${state.answered} of them stored`);
+    if (rowsWithoutAnswer > unanswered)
+      log(`forms-submission: MISMATCH: ${rowsWithoutAnswer} rows nobody got an answer for, but only ${unanswered} requests went unanswered`);
+    else if (rowsWithoutAnswer > 0)
+      log(`forms-submission: ${rowsWithoutAnswer} of the ${unanswered} requests cut off when autocannon stopped were stored anyway (their 201 was never read)`);
   } finally {
     await app?.stop();
     await database.release();

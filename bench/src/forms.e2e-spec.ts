@@ -26,15 +26,24 @@ describe('forms-hosted-page and forms-submission benchmarks', () => {
     expect(result.server_rss_mb).toEqual(expect.any(Number));
   }, 60_000);
 
-  it.each(['api', 'public'])('forms-submission --via %s: every answer 201; rows = responses_count = 201 answers (+ cut-off ones)', async (via) => {
-    await formsSubmissionBenchmark.run(args('--via', via));
-    const [result, check, ...rest] = results();
-    expect(rest).toEqual([]);
-    expect(result).toMatchObject({ bench: 'forms-submission', via, non_2xx: 0, errors: 0 });
-    expect(result.status_counts).toEqual({ 201: result.requests });
-    expect(result.latency_p90_ms).toBeGreaterThanOrEqual(result.latency_p50_ms as number);
-    expect(check).toMatchObject({ bench: 'forms-submission', check: 'form_submissions rows = responses_count = 201 answers', consistent: true, rows_equal_responses_count: true });
-    expect(check.answered_rows_found).toBe(check.answers_201_incl_warmup_and_probe);
-    expect(check.answers_201_incl_warmup_and_probe).toBe((result.requests as number) + 1);
-  }, 60_000);
+  it.each(['api', 'public'])(
+    'forms-submission --via %s: every answer 201; rows = responses_count = 201 answers (+ cut-off ones)',
+    async (via) => {
+      await formsSubmissionBenchmark.run(args('--via', via));
+      const [result, check, ...rest] = results();
+      expect(rest).toEqual([]);
+      expect(result).toMatchObject({ bench: 'forms-submission', via, non_2xx: 0, errors: 0 });
+      expect(result.status_counts).toEqual({ 201: result.requests });
+      expect(result.latency_p90_ms).toBeGreaterThanOrEqual(result.latency_p50_ms as number);
+      expect(check).toMatchObject({
+        bench: 'forms-submission',
+        check: 'form_submissions rows = responses_count = 201 answers',
+        consistent: true,
+        rows_equal_responses_count: true,
+      });
+      expect(check.answered_rows_found).toBe(check.answers_201_incl_warmup_and_probe);
+      expect(check.answers_201_incl_warmup_and_probe).toBe((result.requests as number) + 1);
+    },
+    60_000,
+  );
 });

@@ -22,12 +22,7 @@ describe('http-platform benchmark', () => {
   it('prints one result line per route and the comparison, with no failed requests', async () => {
     await httpPlatformBenchmark.run(['--database-url', db.url, '--duration', '1', '--warmup', '0', '--connections', '4']);
     const results = output() as Array<{ route?: string; comparison?: string; requests: number; latency_p50_ms: number; latency_p99_ms: number }>;
-    expect(results.map((r) => r.route ?? r.comparison)).toEqual([
-      'GET /healthz',
-      'GET /v1',
-      'GET /v1/workspace',
-      'GET /v1/workspace minus GET /healthz',
-    ]);
+    expect(results.map((r) => r.route ?? r.comparison)).toEqual(['GET /healthz', 'GET /v1', 'GET /v1/workspace', 'GET /v1/workspace minus GET /healthz']);
     for (const result of results.slice(0, 3)) {
       expect(result).toMatchObject({ bench: 'http-platform', connections: 4, non_2xx: 0, errors: 0 });
       expect(result.requests).toBeGreaterThan(0);

@@ -40,7 +40,10 @@ async function run(args: string[]): Promise<void> {
   const connections = intOption(o.connections, 'connections', 32, 1, 10_000);
   const duration = intOption(o.duration, 'duration', 10, 1, 600);
   const warmup = intOption(o.warmup, 'warmup', 3, 0, 600);
-  const keys = (o.routes ?? ROUTES.map((r) => r.key).join(',')).split(',').map((k) => k.trim()).filter(Boolean);
+  const keys = (o.routes ?? ROUTES.map((r) => r.key).join(','))
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
   const routes = keys.map((key) => {
     const route = ROUTES.find((r) => r.key === key);
     if (!route) throw new UsageError(`unknown route "${key}" (known: ${ROUTES.map((r) => r.key).join(', ')})`);

@@ -103,10 +103,7 @@ export interface LoadResult {
 }
 
 /** The figures every load run reports: request count and rate, latency percentiles, failures. */
-export function summarizeRun(
-  result: { '2xx': number; non2xx: number; duration: number; errors: number; timeouts: number },
-  latencies: LatencySamples,
-) {
+export function summarizeRun(result: { '2xx': number; non2xx: number; duration: number; errors: number; timeouts: number }, latencies: LatencySamples) {
   const total = result['2xx'] + result.non2xx;
   const latency = latencies.summary();
   return {

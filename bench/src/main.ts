@@ -32,8 +32,12 @@ function list(out: NodeJS.WritableStream = process.stdout): void {
   const width = Math.max(...BENCHMARKS.map((b) => b.name.length)) + 2;
   const line = (b: Benchmark) => `  ${b.name.padEnd(width)}${b.summary}\n`;
   out.write(
-    `benchmarks (npm run bench -- <name> --help):\n${BENCHMARKS.filter((b) => !b.utility).map(line).join('')}` +
-      `utilities:\n${BENCHMARKS.filter((b) => b.utility).map(line).join('')}`,
+    `benchmarks (npm run bench -- <name> --help):\n${BENCHMARKS.filter((b) => !b.utility)
+      .map(line)
+      .join('')}` +
+      `utilities:\n${BENCHMARKS.filter((b) => b.utility)
+        .map(line)
+        .join('')}`,
   );
 }
 

@@ -211,9 +211,10 @@ export async function measure(options: MeasureOptions): Promise<Measurement> {
   const appSeconds = appStart !== undefined && appEnd !== undefined ? appEnd - appStart : undefined;
   const dbSeconds = cpuBetween(dbStart, dbEnd);
   const selfSeconds = (self.user + self.system) / 1e6;
-  const machine = machineStart && machineEnd && machineEnd.total > machineStart.total
-    ? { busy: machineEnd.busy - machineStart.busy, total: machineEnd.total - machineStart.total }
-    : undefined;
+  const machine =
+    machineStart && machineEnd && machineEnd.total > machineStart.total
+      ? { busy: machineEnd.busy - machineStart.busy, total: machineEnd.total - machineStart.total }
+      : undefined;
   const perRequest = (seconds: number | undefined) => (seconds !== undefined && total > 0 ? Math.round((seconds * 1e6) / total) : undefined);
   return {
     ...summary,
@@ -224,7 +225,9 @@ export async function measure(options: MeasureOptions): Promise<Measurement> {
     ...(backendStates ? { db_backends_avg: backendStates } : {}),
     machine_busy_pct: machine ? round((100 * machine.busy) / machine.total, 1) : undefined,
     // /proc/stat counts in USER_HZ (100 per second), like /proc/<pid>/stat.
-    other_cpu_pct: machine ? round(Math.max(0, (100 * (machine.busy - 100 * ((appSeconds ?? 0) + (dbSeconds ?? 0) + selfSeconds))) / machine.total), 1) : undefined,
+    other_cpu_pct: machine
+      ? round(Math.max(0, (100 * (machine.busy - 100 * ((appSeconds ?? 0) + (dbSeconds ?? 0) + selfSeconds))) / machine.total), 1)
+      : undefined,
   };
 }
 
@@ -257,7 +260,12 @@ async function sampleBackends(url: string): Promise<{ stop(): Promise<NonNullabl
       await loop;
       await client.end();
       const mean = (n: number) => round(n / Math.max(1, samples), 2);
-      return { active: mean(sums.active), waiting_on_lock: mean(sums.waiting_on_lock), idle_in_transaction: mean(sums.idle_in_transaction), idle: mean(sums.idle) };
+      return {
+        active: mean(sums.active),
+        waiting_on_lock: mean(sums.waiting_on_lock),
+        idle_in_transaction: mean(sums.idle_in_transaction),
+        idle: mean(sums.idle),
+      };
     },
   };
 }

@@ -10,7 +10,10 @@ function rows(count: number, options: Partial<{ offset: number; seed: number; ye
   const generator = new SubscriberRowGenerator({ workspaceId: 'wsp_01TEST', count, offset: 0, years: 5, now: NOW, seed: 42, ...options });
   const text = [...generator.batches(333)].map((b) => b.toString('utf8')).join('');
   expect(text.endsWith('\n')).toBe(true);
-  return text.slice(0, -1).split('\n').map((line) => line.split('\t'));
+  return text
+    .slice(0, -1)
+    .split('\n')
+    .map((line) => line.split('\t'));
 }
 
 describe('TimeOrderedIds', () => {

@@ -20,10 +20,12 @@ describe('seedSubscribers (PostgreSQL)', () => {
   });
 
   const indexes = async () =>
-    (await client.query<{ name: string; valid: boolean }>(
-      `SELECT i.relname AS name, x.indisvalid AS valid FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
+    (
+      await client.query<{ name: string; valid: boolean }>(
+        `SELECT i.relname AS name, x.indisvalid AS valid FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
         WHERE x.indrelid = 'subscribers'::regclass ORDER BY 1`,
-    )).rows;
+      )
+    ).rows;
 
   it.each<[SeedParams['indexMode'], SeedParams['fkMode']]>([
     ['rebuild', 'once'],

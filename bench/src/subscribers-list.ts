@@ -44,7 +44,9 @@ interface Target {
 /** Finds (or creates and seeds) the workspace; tops it up to `count` rows if a kept one holds fewer. */
 async function prepareWorkspace(url: string, count: number, workspace: string | undefined): Promise<{ workspaceId: string; apiKey: string }> {
   const rowsOf = (workspaceId: string) =>
-    withClient(url, async (c) => Number((await c.query<{ n: string }>('SELECT count(*) AS n FROM subscribers WHERE workspace_id = $1', [workspaceId])).rows[0].n));
+    withClient(url, async (c) =>
+      Number((await c.query<{ n: string }>('SELECT count(*) AS n FROM subscribers WHERE workspace_id = $1', [workspaceId])).rows[0].n),
+    );
   let workspaceId = workspace;
   if (!workspaceId) {
     workspaceId = await withClient(url, async (c) => {
@@ -177,7 +179,9 @@ async function run(args: string[]): Promise<void> {
         );
         const ids = body.data.map((s) => s.id);
         if (JSON.stringify(ids) !== JSON.stringify(request.ids)) {
-          throw new Error(`${target.label} ${request.key}: answered ${ids.length} rows from ${ids[0]} to ${ids.at(-1)}, expected ${request.ids[0]} to ${request.ids.at(-1)}`);
+          throw new Error(
+            `${target.label} ${request.key}: answered ${ids.length} rows from ${ids[0]} to ${ids.at(-1)}, expected ${request.ids[0]} to ${request.ids.at(-1)}`,
+          );
         }
         if (!body.pagination.has_more || !body.pagination.next_cursor) throw new Error(`${target.label} ${request.key}: has_more should be true`);
         const other = bodies.get(request.key);

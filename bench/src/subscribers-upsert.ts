@@ -49,7 +49,16 @@ async function run(args: string[]): Promise<void> {
   let app: RunningApp | undefined;
   try {
     const { workspace_id: workspaceId, api_key: apiKey } = await createWorkspaceWithKey(database.url, 'Bench subscribers-upsert');
-    const seeded = await seedSubscribers({ url: database.url, workspaceId, count: existingCount, years: 5, seed: 7, batchRows: 2000, indexMode: 'keep', fkMode: 'auto' });
+    const seeded = await seedSubscribers({
+      url: database.url,
+      workspaceId,
+      count: existingCount,
+      years: 5,
+      seed: 7,
+      batchRows: 2000,
+      indexMode: 'keep',
+      fkMode: 'auto',
+    });
     const firstNumber = Number(/^user(\d+)@/.exec(seeded.first_email)![1]);
     log(`subscribers-upsert: workspace ${workspaceId} with ${existingCount.toLocaleString('en-US')} seeded subscribers (${seeded.total_seconds}s)`);
 
@@ -61,7 +70,11 @@ async function run(args: string[]): Promise<void> {
     const profile = wrap ? new ProfileSwitch(app.pid, wrap.out) : undefined;
     const baseUrl = app.baseUrl;
 
-    const field = await callApi<{ data: { id: string } }>(baseUrl, 'POST', '/v1/custom-fields', { key: apiKey, body: { label: 'Plan', type: 'Text' }, expect: 201 });
+    const field = await callApi<{ data: { id: string } }>(baseUrl, 'POST', '/v1/custom-fields', {
+      key: apiKey,
+      body: { label: 'Plan', type: 'Text' },
+      expect: 201,
+    });
     const fieldId = field.body.data.id;
     const tagName = `Bench upsert via ${tagVia}`;
     let tagId: string | undefined;
@@ -86,7 +99,8 @@ async function run(args: string[]): Promise<void> {
       body: JSON.parse(bodyFor(sent++)),
       expect: 201,
     });
-    if (probe.body.data.tags.length !== (tagVia === 'none' ? 0 : 1) || probe.body.data.custom_fields[fieldId] !== 'plan-0') throw new Error(`unexpected upsert answer: ${probe.text.slice(0, 500)}`);
+    if (probe.body.data.tags.length !== (tagVia === 'none' ? 0 : 1) || probe.body.data.custom_fields[fieldId] !== 'plan-0')
+      throw new Error(`unexpected upsert answer: ${probe.text.slice(0, 500)}`);
     tagId ??= probe.body.data.tags[0]?.id;
     await callApi(baseUrl, 'POST', '/v1/subscribers', { key: apiKey, body: JSON.parse(bodyFor(sent++)), expect: 200 });
 
@@ -128,7 +142,8 @@ async function run(args: string[]): Promise<void> {
       server_rss_mb: processRssMb(app.pid),
       ...(profileFile ? { cpu_profile: profileFile } : {}),
     });
-    if (result.non_2xx || result.errors) log(`subscribers-upsert: WARNING ${result.non_2xx} non-2xx answers (${JSON.stringify(result.status_counts)}), ${result.errors} errors`);
+    if (result.non_2xx || result.errors)
+      log(`subscribers-upsert: WARNING ${result.non_2xx} non-2xx answers (${JSON.stringify(result.status_counts)}), ${result.errors} errors`);
     if (profileFile) {
       const summary = summarizeProfile(readProfile(profileFile));
       log(describeSummary('email-api POST /v1/subscribers', summary));
@@ -139,7 +154,14 @@ async function run(args: string[]): Promise<void> {
     // Requests cut off when autocannon stopped may still be committing: wait until the table is still.
     const check = () =>
       withClient(database.url, async (client) => {
-        const { rows } = await client.query<{ counter: number; tagged: string; tagged_new: string; tagged_existing: string; with_value: string; created: string }>(
+        const { rows } = await client.query<{
+          counter: number;
+          tagged: string;
+          tagged_new: string;
+          tagged_existing: string;
+          with_value: string;
+          created: string;
+        }>(
           `SELECT (SELECT subscriber_count FROM tags WHERE id = $1) AS counter,
                   (SELECT count(*) FROM subscriber_tags WHERE tag_id = $1) AS tagged,
                   (SELECT count(*) FROM subscriber_tags st JOIN subscribers s ON s.id = st.subscriber_id
@@ -161,7 +183,10 @@ async function run(args: string[]): Promise<void> {
       if (still) break;
     }
     const tagged = Number(state.tagged);
-    const ok2xx = Object.entries(answered.all).filter(([code]) => code.startsWith('2')).reduce((sum, [, n]) => sum + n, 0) + 2; // + the two probes
+    const ok2xx =
+      Object.entries(answered.all)
+        .filter(([code]) => code.startsWith('2'))
+        .reduce((sum, [, n]) => sum + n, 0) + 2; // + the two probes
     emit({
       bench: 'subscribers-upsert',
       check: 'tag subscriber_count',

@@ -4,14 +4,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import { openSchemaEngine } from './engine.mjs';
-import {
-  assertReadable,
-  listMigrations,
-  LOCKFILE_CONTENT,
-  SCHEMA_FILTER,
-  slugifyMigrationName,
-  writeMigration,
-} from './migrations.mjs';
+import { assertReadable, listMigrations, LOCKFILE_CONTENT, SCHEMA_FILTER, slugifyMigrationName, writeMigration } from './migrations.mjs';
 import { MAINTENANCE_DB, withDatabase, withMaintenanceClient } from './pg.mjs';
 import { databaseUrl, repoRoot, UsageError } from './services.mjs';
 
@@ -41,7 +34,7 @@ export async function computeDiff(svc, { url: urlOverride, debug }) {
       exitCode: true, // engine returns exitCode 2 when there is a difference, 0 when there is none
       filters: SCHEMA_FILTER,
     });
-    return { script: result.exitCode === 2 ? result.stdout ?? '' : null, list };
+    return { script: result.exitCode === 2 ? (result.stdout ?? '') : null, list };
   } finally {
     await close();
   }

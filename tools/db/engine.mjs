@@ -24,8 +24,7 @@ export function loadSchemaEngineModule() {
     const glue = await import(pathToFileURL(gluePath).href);
     // DB_SCHEMA_ENGINE_WASM may point at another build of the same wasm-bindgen ABI, e.g. the one
     // the Prisma CLI ships in node_modules/prisma/build/schema_engine_bg.wasm.
-    const wasmPath =
-      process.env.DB_SCHEMA_ENGINE_WASM || path.join(path.dirname(gluePath), 'schema_engine_bg.wasm');
+    const wasmPath = process.env.DB_SCHEMA_ENGINE_WASM || path.join(path.dirname(gluePath), 'schema_engine_bg.wasm');
     const module = await WebAssembly.compile(await readFile(wasmPath));
     const { exports } = await WebAssembly.instantiate(module, { './schema_engine_bg.js': glue });
     glue.__wbg_set_wasm(exports);
@@ -94,9 +93,7 @@ export class MigrationAdapterFactory {
 
   async dropShadowDatabase(name) {
     if (!this.shadowDatabases.has(name)) return;
-    await withMaintenanceClient(this.url, (c) =>
-      c.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`),
-    );
+    await withMaintenanceClient(this.url, (c) => c.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`));
     this.shadowDatabases.delete(name);
     this.log(`dropped shadow database ${name}`);
   }

@@ -48,9 +48,7 @@ export async function listMigrations(migrationsDir, { lockfileFallback = null } 
 export function assertReadable(list) {
   const broken = list.migrationDirectories.filter((d) => d.migrationFile.content.tag !== 'ok');
   if (broken.length) {
-    throw new Error(
-      `cannot read migration.sql in: ${broken.map((d) => path.join(list.baseDir, d.path)).join(', ')}`,
-    );
+    throw new Error(`cannot read migration.sql in: ${broken.map((d) => path.join(list.baseDir, d.path)).join(', ')}`);
   }
 }
 
@@ -74,7 +72,11 @@ export async function writeMigration(migrationsDir, name, script, existing = [])
   // Keep the new folder sorting after every existing one, even with clock skew or two diffs in
   // the same second.
   let stamp = migrationTimestamp();
-  const last = existing.map((d) => d.path.slice(0, 14)).filter((s) => /^\d{14}$/.test(s)).sort().pop();
+  const last = existing
+    .map((d) => d.path.slice(0, 14))
+    .filter((s) => /^\d{14}$/.test(s))
+    .sort()
+    .pop();
   if (last && stamp <= last) stamp = String(BigInt(last) + 1n);
   const folder = `${stamp}_${name}`;
   const folderPath = path.join(migrationsDir, folder);

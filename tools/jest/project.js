@@ -10,7 +10,9 @@ const { paths } = JSON.parse(fs.readFileSync(path.join(rootDir, 'tsconfig.base.j
 exports.project = {
   rootDir,
   testEnvironment: 'node',
-  roots: ['apps', 'libs', 'k8s', 'docker', 'tools', 'bench', 'scripts'].filter((dir) => fs.existsSync(path.join(rootDir, dir))).map((dir) => `<rootDir>/${dir}`),
+  roots: ['apps', 'libs', 'k8s', 'docker', 'tools', 'bench', 'scripts']
+    .filter((dir) => fs.existsSync(path.join(rootDir, dir)))
+    .map((dir) => `<rootDir>/${dir}`),
   transform: { '^.+\\.(t|j)s$': ['@swc/jest', { ...swc, swcrc: false }] },
   moduleNameMapper: Object.fromEntries(Object.entries(paths).map(([alias, [target]]) => [`^${alias.replace('/', '\\/')}$`, `<rootDir>/${target}`])),
   modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],

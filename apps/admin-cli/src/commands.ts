@@ -28,7 +28,11 @@ function options(args: string[], spec: Record<string, { required?: boolean }>): 
   return values as Record<string, string | undefined>;
 }
 
-const scopesOf = (raw: string) => raw.split(',').map((s) => s.trim()).filter(Boolean);
+const scopesOf = (raw: string) =>
+  raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 function dateOf(raw: string | undefined): Date | null {
   if (!raw) return null;

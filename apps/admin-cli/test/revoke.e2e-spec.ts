@@ -45,7 +45,10 @@ describe('admin-cli: revocation and role changes are published', () => {
     const owner = await run('forms:create-account', ['--email', 'owner@example.com']);
     const member = await run('forms:create-account', ['--email', 'member@example.com']);
     await run('forms:set-member', ['--workspace', owner.workspace_id, '--owner', member.owner_id, '--role', 'viewer']);
-    expect(await nextMessage(2)).toEqual({ channel: `${prefix}:auth-changes:forms`, message: { kind: 'owner', id: member.owner_id, epoch: expect.any(Number) } });
+    expect(await nextMessage(2)).toEqual({
+      channel: `${prefix}:auth-changes:forms`,
+      message: { kind: 'owner', id: member.owner_id, epoch: expect.any(Number) },
+    });
     const key = await run('forms:create-api-key', ['--owner', owner.owner_id, '--scopes', 'forms:read']);
     await run('forms:revoke-api-key', ['--id', key.id]);
     expect(await nextMessage(3)).toEqual({ channel: `${prefix}:auth-changes:forms`, message: { kind: 'credential', id: key.id, epoch: expect.any(Number) } });

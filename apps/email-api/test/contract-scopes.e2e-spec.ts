@@ -9,10 +9,30 @@ const operations = contractOperations();
 
 /** The operations this service must serve today. */
 const REQUIRED = [
-  'getPublicApiMeta', 'getWorkspace', 'listSubscribers', 'upsertSubscriber', 'getSubscriber', 'updateSubscriber', 'deleteSubscriber',
-  'updateSubscriberStatus', 'addSubscriberTag', 'removeSubscriberTag', 'addSubscriberSequence', 'removeSubscriberSequence', 'listTags',
-  'createTag', 'getTag', 'updateTag', 'deleteTag', 'listCustomFields', 'createCustomField', 'getCustomField', 'updateCustomField',
-  'deleteCustomField', 'listSenderIdentities', 'getSenderIdentity',
+  'getPublicApiMeta',
+  'getWorkspace',
+  'listSubscribers',
+  'upsertSubscriber',
+  'getSubscriber',
+  'updateSubscriber',
+  'deleteSubscriber',
+  'updateSubscriberStatus',
+  'addSubscriberTag',
+  'removeSubscriberTag',
+  'addSubscriberSequence',
+  'removeSubscriberSequence',
+  'listTags',
+  'createTag',
+  'getTag',
+  'updateTag',
+  'deleteTag',
+  'listCustomFields',
+  'createCustomField',
+  'getCustomField',
+  'updateCustomField',
+  'deleteCustomField',
+  'listSenderIdentities',
+  'getSenderIdentity',
 ];
 
 describe('email-api: authentication and scopes of every implemented operation', () => {

@@ -88,7 +88,10 @@ describe('email-api: discovery (OpenAPI document, capabilities, llms files, API 
       expect(new Set(ids).size).toBe(ids.length);
       for (const op of operations) {
         const templated = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).sort();
-        const declared = (op.parameters ?? []).filter((p) => p.in === 'path' && p.required).map((p) => p.name).sort();
+        const declared = (op.parameters ?? [])
+          .filter((p) => p.in === 'path' && p.required)
+          .map((p) => p.name)
+          .sort();
         expect({ op: op.operationId, params: declared }).toEqual({ op: op.operationId, params: templated });
       }
     });
@@ -125,7 +128,13 @@ describe('email-api: discovery (OpenAPI document, capabilities, llms files, API 
       for (const op of operations) {
         const expected = byId.get(op.operationId);
         expect({ operationId: op.operationId, known: Boolean(expected) }).toEqual({ operationId: op.operationId, known: true });
-        expect({ operationId: op.operationId, method: op.method, path: op.path, required_scopes: op.requiredScopes ?? [], auth_required: Boolean(op.security?.length) }).toEqual({
+        expect({
+          operationId: op.operationId,
+          method: op.method,
+          path: op.path,
+          required_scopes: op.requiredScopes ?? [],
+          auth_required: Boolean(op.security?.length),
+        }).toEqual({
           operationId: op.operationId,
           method: expected!.method,
           path: expected!.path,
@@ -156,8 +165,18 @@ describe('email-api: discovery (OpenAPI document, capabilities, llms files, API 
       const data = res.body.data;
       expect(Object.keys(res.body)).toEqual(['data']);
       expect(Object.keys(data)).toEqual([
-        'version', 'workspace', 'authentication', 'credential', 'discovery', 'sdks', 'mcp', 'conventions', 'capability_mode', 'limitations',
-        'events', 'resources',
+        'version',
+        'workspace',
+        'authentication',
+        'credential',
+        'discovery',
+        'sdks',
+        'mcp',
+        'conventions',
+        'capability_mode',
+        'limitations',
+        'events',
+        'resources',
       ]);
       expect(data.version).toBe('v1');
       expect(data.workspace).toEqual({ id: h.workspaceId, name: 'Test workspace' });
@@ -233,7 +252,10 @@ describe('email-api: discovery (OpenAPI document, capabilities, llms files, API 
           });
         }
       }
-      expect(resources.find((r) => r.key === 'workspace')).toMatchObject({ name: 'Workspace', operations: [expect.objectContaining({ operation_id: 'getWorkspace' })] });
+      expect(resources.find((r) => r.key === 'workspace')).toMatchObject({
+        name: 'Workspace',
+        operations: [expect.objectContaining({ operation_id: 'getWorkspace' })],
+      });
     });
 
     it('shows a narrow key only the operations its scopes allow, and omits empty resources', async () => {
@@ -287,7 +309,10 @@ describe('email-api: discovery (OpenAPI document, capabilities, llms files, API 
       expect(res.headers['content-type']).toBe('application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"');
       expect(res.headers.link).toBe(`<${PUBLIC_BASE_URL}/.well-known/api-catalog>; rel="api-catalog"`);
       const body = JSON.parse(res.text);
-      expect(body.linkset[0]).toEqual({ anchor: `${PUBLIC_BASE_URL}/.well-known/api-catalog`, item: [expect.objectContaining({ href: `${PUBLIC_BASE_URL}/v1` })] });
+      expect(body.linkset[0]).toEqual({
+        anchor: `${PUBLIC_BASE_URL}/.well-known/api-catalog`,
+        item: [expect.objectContaining({ href: `${PUBLIC_BASE_URL}/v1` })],
+      });
       expect(body.linkset[1]).toMatchObject({
         anchor: `${PUBLIC_BASE_URL}/v1`,
         'service-desc': [{ href: `${PUBLIC_BASE_URL}/v1/openapi.json`, type: expect.any(String) }],

@@ -65,7 +65,10 @@ describe('email-api: the error envelope', () => {
   });
 
   it('400 names a nested field and an unknown property', async () => {
-    const nested = await http().post('/probe/validate').send({ email: 'a@b.co', address: { city: 'Amsterdam' } }).expect(400);
+    const nested = await http()
+      .post('/probe/validate')
+      .send({ email: 'a@b.co', address: { city: 'Amsterdam' } })
+      .expect(400);
     expect(nested.body.error.details.field).toBe('address.city');
     const unknown = await http().post('/probe/validate').send({ email: 'a@b.co', admin: true }).expect(400);
     expect(unknown.body.error.details).toMatchObject({ field: 'admin', reason: expect.stringContaining('unknown_property') });

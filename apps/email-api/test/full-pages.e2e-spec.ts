@@ -14,13 +14,28 @@ type Fill = (h: EmailApiHarness, workspace: { workspace_id: string; api_key: str
 /** How to create ROWS rows for each list; an implemented list without an entry here fails the test. */
 const FILLERS: Record<string, Fill> = {
   listSubscribers: async (h, w) => {
-    for (let i = 0; i < ROWS; i++) await h.as(w.api_key).post('/v1/subscribers').send({ email: `page${i}@example.com` }).expect(201);
+    for (let i = 0; i < ROWS; i++)
+      await h
+        .as(w.api_key)
+        .post('/v1/subscribers')
+        .send({ email: `page${i}@example.com` })
+        .expect(201);
   },
   listTags: async (h, w) => {
-    for (let i = 0; i < ROWS; i++) await h.as(w.api_key).post('/v1/tags').send({ name: `Page tag ${i}` }).expect(201);
+    for (let i = 0; i < ROWS; i++)
+      await h
+        .as(w.api_key)
+        .post('/v1/tags')
+        .send({ name: `Page tag ${i}` })
+        .expect(201);
   },
   listCustomFields: async (h, w) => {
-    for (let i = 0; i < ROWS; i++) await h.as(w.api_key).post('/v1/custom-fields').send({ label: `Page field ${i}`, type: 'Text' }).expect(201);
+    for (let i = 0; i < ROWS; i++)
+      await h
+        .as(w.api_key)
+        .post('/v1/custom-fields')
+        .send({ label: `Page field ${i}`, type: 'Text' })
+        .expect(201);
   },
   listSenderIdentities: async (h, w) => {
     await h.app.get(EmailPrisma).deliveryConnection.createMany({

@@ -18,8 +18,28 @@ const TABLES = ['subscribers', 'tags', 'subscriber_tags', 'custom_fields', 'sequ
 const BODY_RUNS = fuzzRuns(60);
 const PATH_RUNS = fuzzRuns(150);
 
-const fieldNames = ['email', 'name', 'status', 'country', 'subscribed_on', 'create_only', 'custom_fields', 'consent_evidence', 'existing_tag_ids', 'new_tags',
-  'sequence_ids', 'label', 'type', 'settings', 'description', 'options', 'lawful_basis', 'collected_at', '__proto__', 'constructor'];
+const fieldNames = [
+  'email',
+  'name',
+  'status',
+  'country',
+  'subscribed_on',
+  'create_only',
+  'custom_fields',
+  'consent_evidence',
+  'existing_tag_ids',
+  'new_tags',
+  'sequence_ids',
+  'label',
+  'type',
+  'settings',
+  'description',
+  'options',
+  'lawful_basis',
+  'collected_at',
+  '__proto__',
+  'constructor',
+];
 
 /** A request body: JSON text of a value, raw text (mostly not JSON), or `levels` of nesting (written out when sent). */
 type Body = { json: unknown } | { raw: string } | { levels: number; array: boolean };
@@ -38,7 +58,10 @@ const bodies: fc.Arbitrary<Body> = fc.oneof(
   {
     weight: 2,
     arbitrary: fc.record({
-      json: fc.record({ email: fc.oneof(fc.emailAddress(), fc.string()), consent_evidence: fc.dictionary(fc.constantFrom(...fieldNames), fc.jsonValue()) }, { requiredKeys: [] }),
+      json: fc.record(
+        { email: fc.oneof(fc.emailAddress(), fc.string()), consent_evidence: fc.dictionary(fc.constantFrom(...fieldNames), fc.jsonValue()) },
+        { requiredKeys: [] },
+      ),
     }),
   },
   { weight: 1, arbitrary: fc.record({ raw: fc.string({ unit: 'binary', maxLength: 40 }) }) },
@@ -56,8 +79,20 @@ describe('email-api: fuzzing every write operation and malformed paths', () => {
   /** A subscriber with a tag, and a custom field, for the path parameters (made again after a DELETE consumed one). */
   const makeFixtures = async () => {
     made++;
-    const field = (await h.as().post('/v1/custom-fields').send({ label: `Plan ${made}`, type: 'Single Select', settings: { options: ['a', 'b'] } }).expect(201)).body.data;
-    const subscriber = (await h.as().post('/v1/subscribers').send({ email: `fuzz${made}@example.com`, new_tags: [`Fuzz ${made}`] }).expect(201)).body.data;
+    const field = (
+      await h
+        .as()
+        .post('/v1/custom-fields')
+        .send({ label: `Plan ${made}`, type: 'Single Select', settings: { options: ['a', 'b'] } })
+        .expect(201)
+    ).body.data;
+    const subscriber = (
+      await h
+        .as()
+        .post('/v1/subscribers')
+        .send({ email: `fuzz${made}@example.com`, new_tags: [`Fuzz ${made}`] })
+        .expect(201)
+    ).body.data;
     ids = { subscriber_id: subscriber.id, tag_id: subscriber.tags[0].id, custom_field_id: field.id };
   };
   /** The operation's path with real ids where there are fixtures, and `overrides` by parameter name. */
@@ -76,7 +111,9 @@ describe('email-api: fuzzing every write operation and malformed paths', () => {
 
   const snapshot = async () => {
     const parts = await Promise.all(
-      TABLES.map((table) => prisma.$queryRawUnsafe<Array<{ digest: string | null }>>(`SELECT md5(string_agg(t::text, '|' ORDER BY t::text)) AS digest FROM ${table} t`)),
+      TABLES.map((table) =>
+        prisma.$queryRawUnsafe<Array<{ digest: string | null }>>(`SELECT md5(string_agg(t::text, '|' ORDER BY t::text)) AS digest FROM ${table} t`),
+      ),
     );
     return parts.map(([row]) => row.digest).join(':');
   };
@@ -91,48 +128,66 @@ describe('email-api: fuzzing every write operation and malformed paths', () => {
 
   it('fuzzes every implemented write operation of the contract', () => {
     expect(writes.map((op) => op.operation_id).sort()).toEqual(
-      expect.arrayContaining(['upsertSubscriber', 'updateSubscriber', 'deleteSubscriber', 'createTag', 'updateTag', 'deleteTag', 'createCustomField', 'updateCustomField', 'deleteCustomField']),
+      expect.arrayContaining([
+        'upsertSubscriber',
+        'updateSubscriber',
+        'deleteSubscriber',
+        'createTag',
+        'updateTag',
+        'deleteTag',
+        'createCustomField',
+        'updateCustomField',
+        'deleteCustomField',
+      ]),
     );
   });
 
-  it('answers every random body, with or without an Idempotency-Key, with a clean success or a 4xx envelope and no change', async () => {
-    let rejected = 0;
-    for (const op of writes) {
-      await fc.assert(
-        fc.asyncProperty(bodies, idempotencyKeys, async (body, key) => {
-          const path = pathOf(op);
-          const before = await snapshot();
-          let req = h.as().request(methodOf(op), path).set('content-type', 'application/json');
-          if (key !== undefined) req = req.set('idempotency-key', key);
-          const text = bodyText(body);
-          const res = await req.send(text);
-          const context = { op: op.operation_id, path, key, body: text.slice(0, 200) };
-          if (res.status >= 200 && res.status < 300) {
-            if (op.method === 'DELETE' && !path.includes('/tags/') && !path.includes('/sequences/')) await makeFixtures();
-            return;
-          }
-          expectClientError(context, res);
-          expect({ ...context, unchanged: (await snapshot()) === before }).toEqual({ ...context, unchanged: true });
-          rejected++;
-        }),
-        fuzzParameters(BODY_RUNS),
-      );
-    }
-    if (fuzzCountsApply(BODY_RUNS)) expect(rejected).toBeGreaterThan(writes.length * BODY_RUNS * 0.5);
-  }, 60_000 + BODY_RUNS * 1_500);
+  it(
+    'answers every random body, with or without an Idempotency-Key, with a clean success or a 4xx envelope and no change',
+    async () => {
+      let rejected = 0;
+      for (const op of writes) {
+        await fc.assert(
+          fc.asyncProperty(bodies, idempotencyKeys, async (body, key) => {
+            const path = pathOf(op);
+            const before = await snapshot();
+            let req = h.as().request(methodOf(op), path).set('content-type', 'application/json');
+            if (key !== undefined) req = req.set('idempotency-key', key);
+            const text = bodyText(body);
+            const res = await req.send(text);
+            const context = { op: op.operation_id, path, key, body: text.slice(0, 200) };
+            if (res.status >= 200 && res.status < 300) {
+              if (op.method === 'DELETE' && !path.includes('/tags/') && !path.includes('/sequences/')) await makeFixtures();
+              return;
+            }
+            expectClientError(context, res);
+            expect({ ...context, unchanged: (await snapshot()) === before }).toEqual({ ...context, unchanged: true });
+            rejected++;
+          }),
+          fuzzParameters(BODY_RUNS),
+        );
+      }
+      if (fuzzCountsApply(BODY_RUNS)) expect(rejected).toBeGreaterThan(writes.length * BODY_RUNS * 0.5);
+    },
+    60_000 + BODY_RUNS * 1_500,
+  );
 
-  it('answers malformed path segments in every implemented operation with a 4xx envelope', async () => {
-    const byId = new Map(implemented.map((op) => [op.operation_id, op]));
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...byId.keys()), malformedPathSegments, fc.nat(), async (operationId, segment, which) => {
-        const op = byId.get(operationId)!;
-        const params = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
-        // One parameter replaced by the segment, the others real; a path without parameters gets it appended.
-        const path = params.length ? pathOf(op, { [params[which % params.length]]: segment }) : `${op.path}/${segment}`;
-        const res = await h.as().request(methodOf(op), path).set('content-type', 'application/json').send('{}');
-        expectClientError({ op: op.operation_id, path: path.slice(0, 200) }, res);
-      }),
-      fuzzParameters(PATH_RUNS),
-    );
-  }, 60_000 + PATH_RUNS * 200);
+  it(
+    'answers malformed path segments in every implemented operation with a 4xx envelope',
+    async () => {
+      const byId = new Map(implemented.map((op) => [op.operation_id, op]));
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...byId.keys()), malformedPathSegments, fc.nat(), async (operationId, segment, which) => {
+          const op = byId.get(operationId)!;
+          const params = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+          // One parameter replaced by the segment, the others real; a path without parameters gets it appended.
+          const path = params.length ? pathOf(op, { [params[which % params.length]]: segment }) : `${op.path}/${segment}`;
+          const res = await h.as().request(methodOf(op), path).set('content-type', 'application/json').send('{}');
+          expectClientError({ op: op.operation_id, path: path.slice(0, 200) }, res);
+        }),
+        fuzzParameters(PATH_RUNS),
+      );
+    },
+    60_000 + PATH_RUNS * 200,
+  );
 });

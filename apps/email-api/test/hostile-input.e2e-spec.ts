@@ -13,12 +13,15 @@ describe('email-api: hostile input is a 400, never a 500', () => {
     await api?.close();
   });
 
-  it.each(['/v1/subscribers', '/v1/tags', '/v1/custom-fields'])('POST %s with an Idempotency-Key and 10,000 levels of nesting: 400 input_too_deep', async (path) => {
-    const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
-    const res = await api.as().post(path).set('idempotency-key', `deep-${path}`).set('content-type', 'application/json').send(deep);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatchObject({ type: 'invalid_request', code: 'input_too_deep' });
-  });
+  it.each(['/v1/subscribers', '/v1/tags', '/v1/custom-fields'])(
+    'POST %s with an Idempotency-Key and 10,000 levels of nesting: 400 input_too_deep',
+    async (path) => {
+      const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+      const res = await api.as().post(path).set('idempotency-key', `deep-${path}`).set('content-type', 'application/json').send(deep);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ type: 'invalid_request', code: 'input_too_deep' });
+    },
+  );
 
   describe.each(['subscribers', 'tags', 'custom-fields', 'sender-identities'])('GET /v1/%s with a validly signed cursor holding nonsense', (list) => {
     const scope = () => `${api.workspaceId}:${list.replace('-', '_')}`;

@@ -31,10 +31,18 @@ describe('email-api: a key missing one of several required scopes', () => {
           op: op.operation_id,
           missing,
           status: 403,
-          error: expect.objectContaining({ type: 'permission_error', code: 'insufficient_scope', missing_scopes: [missing], required_scopes: op.required_scopes }),
+          error: expect.objectContaining({
+            type: 'permission_error',
+            code: 'insufficient_scope',
+            missing_scopes: [missing],
+            required_scopes: op.required_scopes,
+          }),
         });
       }
-      const full = await h.as(await h.keyWith(op.required_scopes)).request(methodOf(op), url).send({});
+      const full = await h
+        .as(await h.keyWith(op.required_scopes))
+        .request(methodOf(op), url)
+        .send({});
       expect({ op: op.operation_id, status: full.status, code: full.body.error?.code }).not.toEqual(expect.objectContaining({ status: 403 }));
     }
     expect(checked).toEqual(expect.arrayContaining(KNOWN));

@@ -14,11 +14,15 @@ describe('email-api: platform metadata, authentication and scopes', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase('email');
-    app = await createTestApp(AppModule, {
-      EMAIL_DATABASE_URL: db.url,
-      PUBLIC_BASE_URL: 'https://mail.example.test/',
-      AUTH_CACHE_TTL_MS: '0',
-    }, EMAIL_HTTP_OPTIONS);
+    app = await createTestApp(
+      AppModule,
+      {
+        EMAIL_DATABASE_URL: db.url,
+        PUBLIC_BASE_URL: 'https://mail.example.test/',
+        AUTH_CACHE_TTL_MS: '0',
+      },
+      EMAIL_HTTP_OPTIONS,
+    );
     access = app.get(AccessService);
     const created = await access.createWorkspace('Acme');
     workspaceId = created.workspace_id;
@@ -36,8 +40,20 @@ describe('email-api: platform metadata, authentication and scopes', () => {
     const res = await http().get('/v1').expect(200);
     expect(Object.keys(res.body).sort()).toEqual(
       [
-        'version', 'documentation_url', 'reference_url', 'agents_url', 'sdk_docs_url', 'typescript_sdk_url', 'python_sdk_url',
-        'mcp_docs_url', 'mcp_url', 'llms_url', 'llms_full_url', 'openapi_url', 'capabilities_url', 'webhook_subscriptions_url',
+        'version',
+        'documentation_url',
+        'reference_url',
+        'agents_url',
+        'sdk_docs_url',
+        'typescript_sdk_url',
+        'python_sdk_url',
+        'mcp_docs_url',
+        'mcp_url',
+        'llms_url',
+        'llms_full_url',
+        'openapi_url',
+        'capabilities_url',
+        'webhook_subscriptions_url',
         'oauth_authorization_server_url',
       ].sort(),
     );

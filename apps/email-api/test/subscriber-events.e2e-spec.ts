@@ -39,7 +39,9 @@ describe('email-api: subscriber events and error details', () => {
       h.as().patch(`/v1/subscribers/${id}`).send({ name: 'Ada L', country: 'DE', email: 'Patch-Events2@example.com', subscribed_on: '2025-01-01' }).expect(200),
     );
     expect(changed).toEqual([{ type: 'subscriber.updated', payload: { subscriber: { id }, changed_fields: ['email', 'name', 'subscribed_at'] } }]);
-    const same = await after(id, () => h.as().patch(`/v1/subscribers/${id}`).send({ name: 'Ada L', email: 'patch-events2@example.com', country: 'de' }).expect(200));
+    const same = await after(id, () =>
+      h.as().patch(`/v1/subscribers/${id}`).send({ name: 'Ada L', email: 'patch-events2@example.com', country: 'de' }).expect(200),
+    );
     expect(same).toEqual([]);
   });
 
@@ -68,16 +70,20 @@ describe('email-api: subscriber events and error details', () => {
     await h.as().put(`/v1/subscribers/${id}/status`).send({ status: 'Active', consent_evidence: evidence }).expect(200);
     await h.as().put(`/v1/subscribers/${id}/status`).send({ status: 'Active', consent_evidence: consent }).expect(200);
     const records = await prisma.consentRecord.findMany({ where: { subscriber_id: id }, orderBy: { recorded_at: 'asc' } });
-    expect(records.map(({ id: recordId, workspace_id, lawful_basis, consent_text_version, collected_at, source_url, evidence_reference, technical_evidence_hash }) => ({
-      recordId,
-      workspace_id,
-      lawful_basis,
-      consent_text_version,
-      collected_at,
-      source_url,
-      evidence_reference,
-      technical_evidence_hash,
-    }))).toEqual([
+    expect(
+      records.map(
+        ({ id: recordId, workspace_id, lawful_basis, consent_text_version, collected_at, source_url, evidence_reference, technical_evidence_hash }) => ({
+          recordId,
+          workspace_id,
+          lawful_basis,
+          consent_text_version,
+          collected_at,
+          source_url,
+          evidence_reference,
+          technical_evidence_hash,
+        }),
+      ),
+    ).toEqual([
       {
         recordId: expect.stringMatching(/^cns_/),
         workspace_id: h.workspaceId,

@@ -22,16 +22,24 @@ describe('email-api: concurrent subscriber upserts', () => {
     const names = ['Alpha', 'Beta', 'Gamma'].map((n) => `${round} ${n}`);
     const answers = await Promise.all(
       Array.from({ length: PARALLEL }, (_, i) =>
-        h.as().post('/v1/subscribers').send({ email: `${round.toLowerCase()}-${i}@example.com`, new_tags: order(names, i) }),
+        h
+          .as()
+          .post('/v1/subscribers')
+          .send({ email: `${round.toLowerCase()}-${i}@example.com`, new_tags: order(names, i) }),
       ),
     );
     const statuses = answers.map((a) => a.status);
     const missingTags = answers.filter((a) => a.status === 201 && a.body.data.tags.length !== names.length).length;
-    const tags = await prisma.tag.findMany({ where: { workspace_id: h.workspaceId, name: { in: names } }, include: { _count: { select: { subscribers: true } } } });
+    const tags = await prisma.tag.findMany({
+      where: { workspace_id: h.workspaceId, name: { in: names } },
+      include: { _count: { select: { subscribers: true } } },
+    });
     return {
       statuses: [...new Set(statuses)],
       missingTags,
-      tags: tags.map((t) => ({ name: t.name, memberships: t._count.subscribers, subscriber_count: t.subscriber_count })).sort((a, b) => a.name.localeCompare(b.name)),
+      tags: tags
+        .map((t) => ({ name: t.name, memberships: t._count.subscribers, subscriber_count: t.subscriber_count }))
+        .sort((a, b) => a.name.localeCompare(b.name)),
       expectedTags: names.map((name) => ({ name, memberships: PARALLEL, subscriber_count: PARALLEL })),
     };
   }

@@ -80,8 +80,13 @@ describe('email-api: subscribers', () => {
     });
 
     it('validates custom field values per type and merges them', async () => {
-      const color = (await h.as().post('/v1/custom-fields').send({ label: 'Colors', type: 'Multi Select', settings: { options: ['red', 'blue', 'green'] } }).expect(201))
-        .body.data;
+      const color = (
+        await h
+          .as()
+          .post('/v1/custom-fields')
+          .send({ label: 'Colors', type: 'Multi Select', settings: { options: ['red', 'blue', 'green'] } })
+          .expect(201)
+      ).body.data;
       const age = (await h.as().post('/v1/custom-fields').send({ label: 'Age', type: 'Number' }).expect(201)).body.data;
       const created = await upsert({ email: 'cf@example.com', custom_fields: { [color.id]: 'red, blue', [age.id]: '41' } }).expect(201);
       expect(created.body.data.custom_fields).toEqual({ [color.id]: ['red', 'blue'], [age.id]: 41 });
@@ -103,9 +108,10 @@ describe('email-api: subscribers', () => {
         [{ email: 'a@b.co', new_tags: ['Fine', '  '] }, 'new_tags'],
         [{ email: 'a@b.co', consent_evidence: consent({ evidence_reference: ' ' }) }, 'consent_evidence.evidence_reference'],
         [{ email: 'a@b.co', consent_evidence: consent({ raw_text: 'x' }) }, 'consent_evidence.raw_text'],
-        ...(['create_only', 'consent_evidence', 'existing_tag_ids', 'new_tags', 'sequence_ids'].map((field) => [{ email: 'a@b.co', [field]: null }, field]) as Array<
-          [object, string]
-        >),
+        ...(['create_only', 'consent_evidence', 'existing_tag_ids', 'new_tags', 'sequence_ids'].map((field) => [
+          { email: 'a@b.co', [field]: null },
+          field,
+        ]) as Array<[object, string]>),
       ];
       for (const [body, field] of cases) {
         const res = await upsert(body);
@@ -130,7 +136,11 @@ describe('email-api: subscribers', () => {
         const viaUpsert = await upsert({ email: 'rules@example.com', ...fields });
         const viaPatch = await h.as().patch(`/v1/subscribers/${id}`).send(fields);
         const outcome = (res: typeof viaPatch) => ({ status: res.status, field: res.body.error?.details?.field });
-        expect({ fields, upsert: outcome(viaUpsert), patch: outcome(viaPatch) }).toEqual({ fields, upsert: { status: 400, field }, patch: { status: 400, field } });
+        expect({ fields, upsert: outcome(viaUpsert), patch: outcome(viaPatch) }).toEqual({
+          fields,
+          upsert: { status: 400, field },
+          patch: { status: 400, field },
+        });
       }
     });
 
@@ -186,7 +196,11 @@ describe('email-api: subscribers', () => {
         const viaUpsert = await upsert({ email: 'status-rules@example.com', ...body });
         const viaStatus = await h.as().put(`/v1/subscribers/${id}/status`).send(body);
         const outcome = (res: typeof viaStatus) => ({ status: res.status, field: res.body.error?.details?.field });
-        expect({ body, upsert: outcome(viaUpsert), status: outcome(viaStatus) }).toEqual({ body, upsert: { status: 400, field }, status: { status: 400, field } });
+        expect({ body, upsert: outcome(viaUpsert), status: outcome(viaStatus) }).toEqual({
+          body,
+          upsert: { status: 400, field },
+          status: { status: 400, field },
+        });
       }
     });
 
@@ -267,7 +281,10 @@ describe('email-api: subscribers', () => {
       const created = (await upsert({ email: decomposed, name: 'José' }).expect(201)).body.data;
       expect(created.email).toBe('jos\u00e9@example.com');
       expect((await upsert({ email: composed }).expect(200)).body.data.id).toBe(created.id);
-      const found = await h.as().get(`/v1/subscribers?email=${encodeURIComponent(decomposed)}`).expect(200);
+      const found = await h
+        .as()
+        .get(`/v1/subscribers?email=${encodeURIComponent(decomposed)}`)
+        .expect(200);
       expect(found.body.data.map((s: { id: string }) => s.id)).toEqual([created.id]);
       const other = (await upsert({ email: 'not-jose@example.com' }).expect(201)).body.data;
       const taken = await h.as().patch(`/v1/subscribers/${other.id}`).send({ email: composed }).expect(409);
@@ -280,7 +297,10 @@ describe('email-api: subscribers', () => {
       expect((await upsert({ email: 'anna@XN--MLLER-KVA.DE' }).expect(200)).body.data.id).toBe(created.id);
       expect((await upsert({ email: 'anna@mu\u0308ller.de' }).expect(200)).body.data.id).toBe(created.id);
       for (const email of ['anna@m\u00fcller.de', 'anna@xn--mller-kva.de']) {
-        const found = await h.as().get(`/v1/subscribers?email=${encodeURIComponent(email)}`).expect(200);
+        const found = await h
+          .as()
+          .get(`/v1/subscribers?email=${encodeURIComponent(email)}`)
+          .expect(200);
         expect({ email, ids: found.body.data.map((s: { id: string }) => s.id) }).toEqual({ email, ids: [created.id] });
       }
       const other = (await upsert({ email: 'bert@m\u00fcller.de' }).expect(201)).body.data;
@@ -324,7 +344,11 @@ describe('email-api: subscribers', () => {
       const workspace = await h.newWorkspace('Lists');
       other = { workspaceId: workspace.workspace_id, as: () => h.as(workspace.api_key) };
       for (let i = 0; i < 7; i++) {
-        await other.as().post('/v1/subscribers').send({ email: `list${i}@example.com`, name: `List ${i}`, status: i % 2 ? 'Unsubscribed' : 'Active' }).expect(201);
+        await other
+          .as()
+          .post('/v1/subscribers')
+          .send({ email: `list${i}@example.com`, name: `List ${i}`, status: i % 2 ? 'Unsubscribed' : 'Active' })
+          .expect(201);
       }
     });
 
@@ -350,7 +374,13 @@ describe('email-api: subscribers', () => {
       expect(exact.body.data.map((s: { email: string }) => s.email)).toEqual(['list3@example.com']);
       const search = await other.as().get('/v1/subscribers?search=List%205').expect(200);
       expect(search.body.data).toHaveLength(1);
-      const tagged = (await other.as().post('/v1/subscribers').send({ email: 'list1@example.com', new_tags: ['Filter'] }).expect(200)).body.data;
+      const tagged = (
+        await other
+          .as()
+          .post('/v1/subscribers')
+          .send({ email: 'list1@example.com', new_tags: ['Filter'] })
+          .expect(200)
+      ).body.data;
       const tagId = tagged.tags[0].id;
       expect((await other.as().get(`/v1/subscribers?tag_id=${tagId}`).expect(200)).body.data).toHaveLength(1);
       expect((await other.as().get(`/v1/subscribers?tag_ids=${tagId}&tag_operator=has_none_of`).expect(200)).body.data).toHaveLength(6);
@@ -379,9 +409,17 @@ describe('email-api: subscribers', () => {
 
     it('has_more is false on an exactly full last page and true only when another row follows', async () => {
       const as = h.as((await h.newWorkspace('Exact pages')).api_key);
-      await expectExactPages(as, '/v1/subscribers', (i) => as.post('/v1/subscribers').send({ email: `exact${i}@example.com` }).expect(201));
+      await expectExactPages(as, '/v1/subscribers', (i) =>
+        as
+          .post('/v1/subscribers')
+          .send({ email: `exact${i}@example.com` })
+          .expect(201),
+      );
       await expectExactPages(as, '/v1/subscribers?status=Unsubscribed', (i) =>
-        as.post('/v1/subscribers').send({ email: `exact-unsub${i}@example.com`, status: 'Unsubscribed' }).expect(201),
+        as
+          .post('/v1/subscribers')
+          .send({ email: `exact-unsub${i}@example.com`, status: 'Unsubscribed' })
+          .expect(201),
       );
     });
 
@@ -401,7 +439,10 @@ describe('email-api: subscribers', () => {
 
     it('rejects a cursor from another workspace', async () => {
       const page = await other.as().get('/v1/subscribers?limit=1').expect(200);
-      const res = await h.as().get(`/v1/subscribers?starting_after=${encodeURIComponent(page.body.pagination.next_cursor)}`).expect(400);
+      const res = await h
+        .as()
+        .get(`/v1/subscribers?starting_after=${encodeURIComponent(page.body.pagination.next_cursor)}`)
+        .expect(400);
       expect(res.body.error.code).toBe('invalid_cursor');
     });
   });

@@ -63,7 +63,12 @@ describe('email-api: tags, custom fields, sender identities', () => {
 
     it('has_more is false on an exactly full last page and true only when another row follows', async () => {
       const as = await freshWorkspace();
-      await expectExactPages(as, '/v1/tags', (i) => as.post('/v1/tags').send({ name: `Paged ${i}` }).expect(201));
+      await expectExactPages(as, '/v1/tags', (i) =>
+        as
+          .post('/v1/tags')
+          .send({ name: `Paged ${i}` })
+          .expect(201),
+      );
     });
 
     it('marks the GDPR consent tags with their purpose', async () => {
@@ -74,7 +79,17 @@ describe('email-api: tags, custom fields, sender identities', () => {
     it('keeps subscriber_count exact under concurrent tagging', async () => {
       const tag = (await h.as().post('/v1/tags').send({ name: 'Concurrent' }).expect(201)).body.data;
       const ids = await Promise.all(
-        Array.from({ length: 12 }, async (_, i) => (await h.as().post('/v1/subscribers').send({ email: `c${i}@example.com` }).expect(201)).body.data.id),
+        Array.from(
+          { length: 12 },
+          async (_, i) =>
+            (
+              await h
+                .as()
+                .post('/v1/subscribers')
+                .send({ email: `c${i}@example.com` })
+                .expect(201)
+            ).body.data.id,
+        ),
       );
       await Promise.all([...ids, ...ids].map((id) => h.as().put(`/v1/subscribers/${id}/tags/${tag.id}`).expect(200)));
       expect((await h.as().get(`/v1/tags/${tag.id}`)).body.data.subscriber_count).toBe(12);
@@ -94,7 +109,11 @@ describe('email-api: tags, custom fields, sender identities', () => {
 
   describe('custom fields', () => {
     it('create, get, update, list, delete with a computed personalization token', async () => {
-      const res = await h.as().post('/v1/custom-fields').send({ label: 'Favorite color', type: 'Single Select', settings: { options: ['red', 'blue'] } }).expect(201);
+      const res = await h
+        .as()
+        .post('/v1/custom-fields')
+        .send({ label: 'Favorite color', type: 'Single Select', settings: { options: ['red', 'blue'] } })
+        .expect(201);
       const field = res.body.data;
       expect(field).toEqual({
         self: `/v1/custom-fields/${field.id}`,
@@ -118,7 +137,11 @@ describe('email-api: tags, custom fields, sender identities', () => {
     it('accepts all eight types', async () => {
       for (const type of ['Text', 'Number', 'Date', 'Select (Dropdown)', 'Single Select', 'Multi Select', 'Text Area', 'Checkbox']) {
         const needsOptions = type.includes('Select');
-        await h.as().post('/v1/custom-fields').send({ label: `Type ${type}`, type, ...(needsOptions ? { settings: { options: ['a'] } } : {}) }).expect(201);
+        await h
+          .as()
+          .post('/v1/custom-fields')
+          .send({ label: `Type ${type}`, type, ...(needsOptions ? { settings: { options: ['a'] } } : {}) })
+          .expect(201);
       }
     });
 
@@ -138,7 +161,11 @@ describe('email-api: tags, custom fields, sender identities', () => {
       await h.as().post('/v1/custom-fields').send({ label: 'plan', type: 'Number' }).expect(409);
       await h.as().put(`/v1/custom-fields/${plan.id}`).send({}).expect(400);
       await h.as().put(`/v1/custom-fields/${plan.id}`).send({ type: 'Number' }).expect(200);
-      await h.as().post('/v1/subscribers').send({ email: 'plan@example.com', custom_fields: { [plan.id]: 3 } }).expect(201);
+      await h
+        .as()
+        .post('/v1/subscribers')
+        .send({ email: 'plan@example.com', custom_fields: { [plan.id]: 3 } })
+        .expect(201);
       const inUse = await h.as().put(`/v1/custom-fields/${plan.id}`).send({ type: 'Date' }).expect(409);
       expect(inUse.body.error.code).toBe('custom_field_in_use');
     });
@@ -152,15 +179,28 @@ describe('email-api: tags, custom fields, sender identities', () => {
         [{ type: 'Colour' }, 'type'],
       ];
       for (const [body, field] of cases) {
-        const viaCreate = await h.as().post('/v1/custom-fields').send({ label: 'Options rules 2', ...body });
+        const viaCreate = await h
+          .as()
+          .post('/v1/custom-fields')
+          .send({ label: 'Options rules 2', ...body });
         const viaUpdate = await h.as().put(`/v1/custom-fields/${text.id}`).send(body);
         const outcome = (res: typeof viaUpdate) => ({ status: res.status, field: res.body.error?.details?.field });
-        expect({ body, create: outcome(viaCreate), update: outcome(viaUpdate) }).toEqual({ body, create: { status: 400, field }, update: { status: 400, field } });
+        expect({ body, create: outcome(viaCreate), update: outcome(viaUpdate) }).toEqual({
+          body,
+          create: { status: 400, field },
+          update: { status: 400, field },
+        });
       }
     });
 
     it('rejects null for properties that are not nullable, on create and update', async () => {
-      const field = (await h.as().post('/v1/custom-fields').send({ label: 'Nullable?', type: 'Single Select', settings: { options: ['a'] } }).expect(201)).body.data;
+      const field = (
+        await h
+          .as()
+          .post('/v1/custom-fields')
+          .send({ label: 'Nullable?', type: 'Single Select', settings: { options: ['a'] } })
+          .expect(201)
+      ).body.data;
       const cases: Array<[string, object, string]> = [
         ['post', { label: 'N', type: 'Text', settings: null }, 'settings'],
         ['post', { label: 'N', type: 'Single Select', settings: { options: null } }, 'settings.options'],
@@ -178,21 +218,48 @@ describe('email-api: tags, custom fields, sender identities', () => {
 
     it('has_more is false on an exactly full last page and true only when another row follows', async () => {
       const as = await freshWorkspace();
-      await expectExactPages(as, '/v1/custom-fields', (i) => as.post('/v1/custom-fields').send({ label: `Paged ${i}`, type: 'Text' }).expect(201));
+      await expectExactPages(as, '/v1/custom-fields', (i) =>
+        as
+          .post('/v1/custom-fields')
+          .send({ label: `Paged ${i}`, type: 'Text' })
+          .expect(201),
+      );
     });
 
     it('concurrent creates and renames to one label (any case) give one success and 409s, never two fields', async () => {
       for (let round = 0; round < 5; round++) {
         const label = `Race ${round}`;
         const creates = await Promise.all(
-          Array.from({ length: 12 }, (_, i) => h.as().post('/v1/custom-fields').send({ label: i % 2 ? label : label.toUpperCase(), type: 'Text' })),
+          Array.from({ length: 12 }, (_, i) =>
+            h
+              .as()
+              .post('/v1/custom-fields')
+              .send({ label: i % 2 ? label : label.toUpperCase(), type: 'Text' }),
+          ),
         );
         expect(creates.map((r) => r.status).sort()).toEqual([201, ...Array(11).fill(409)]);
         expect(creates.filter((r) => r.status === 409).every((r) => r.body.error.code === 'custom_field_label_taken')).toBe(true);
         const others = await Promise.all(
-          Array.from({ length: 6 }, async (_, i) => (await h.as().post('/v1/custom-fields').send({ label: `Rename ${round}.${i}`, type: 'Text' }).expect(201)).body.data),
+          Array.from(
+            { length: 6 },
+            async (_, i) =>
+              (
+                await h
+                  .as()
+                  .post('/v1/custom-fields')
+                  .send({ label: `Rename ${round}.${i}`, type: 'Text' })
+                  .expect(201)
+              ).body.data,
+          ),
         );
-        const renames = await Promise.all(others.map((f, i) => h.as().put(`/v1/custom-fields/${f.id}`).send({ label: i % 2 ? `Renamed ${round}` : `RENAMED ${round}` })));
+        const renames = await Promise.all(
+          others.map((f, i) =>
+            h
+              .as()
+              .put(`/v1/custom-fields/${f.id}`)
+              .send({ label: i % 2 ? `Renamed ${round}` : `RENAMED ${round}` }),
+          ),
+        );
         expect(renames.map((r) => r.status).sort()).toEqual([200, ...Array(5).fill(409)]);
       }
       const labels = await h.app.get(EmailPrisma).customField.findMany({ where: { workspace_id: h.workspaceId }, select: { label: true } });
@@ -202,7 +269,13 @@ describe('email-api: tags, custom fields, sender identities', () => {
 
     it('deleting a field removes its values from subscribers', async () => {
       const field = (await h.as().post('/v1/custom-fields').send({ label: 'Temporary', type: 'Text' }).expect(201)).body.data;
-      const sub = (await h.as().post('/v1/subscribers').send({ email: 'temp@example.com', custom_fields: { [field.id]: 'x' } }).expect(201)).body.data;
+      const sub = (
+        await h
+          .as()
+          .post('/v1/subscribers')
+          .send({ email: 'temp@example.com', custom_fields: { [field.id]: 'x' } })
+          .expect(201)
+      ).body.data;
       await h.as().delete(`/v1/custom-fields/${field.id}`).expect(204);
       expect((await h.as().get(`/v1/subscribers/${sub.id}`)).body.data.custom_fields).toEqual({});
     });
@@ -214,7 +287,16 @@ describe('email-api: tags, custom fields, sender identities', () => {
       expect((await h.as().get('/v1/sender-identities').expect(200)).body).toEqual({ data: [], pagination: { has_more: false, next_cursor: null } });
       await prisma.deliveryConnection.createMany({
         data: [
-          { id: 'edc_on', workspace_id: h.workspaceId, name: 'Main', provider: 'custom-smtp', from_email: 'news@example.com', from_name: 'News', enabled: true, provider_config: { host: 'smtp.example.com' } },
+          {
+            id: 'edc_on',
+            workspace_id: h.workspaceId,
+            name: 'Main',
+            provider: 'custom-smtp',
+            from_email: 'news@example.com',
+            from_name: 'News',
+            enabled: true,
+            provider_config: { host: 'smtp.example.com' },
+          },
           { id: 'edc_off', workspace_id: h.workspaceId, name: 'Off', provider: 'postmark', from_email: 'off@example.com', from_name: 'Off', enabled: false },
         ],
       });

@@ -60,21 +60,61 @@ const f = (suffix: string) => (x: Fixture) => `/api/v1/forms/${x.formId}${suffix
 /** Every /api/v1 operation with the scope its controller declares (@RequireScopes). */
 const OPERATIONS = (workspaceId: string): Operation[] => [
   { id: 'getMe', method: 'get', path: () => '/api/v1/me', scope: null, kind: 'read', formScoped: false },
-  { id: 'createForm', method: 'post', path: () => '/api/v1/forms', scope: 'forms:create', kind: 'write', formScoped: false, body: () => ({ title: 'Made here', workspaceId }) },
+  {
+    id: 'createForm',
+    method: 'post',
+    path: () => '/api/v1/forms',
+    scope: 'forms:create',
+    kind: 'write',
+    formScoped: false,
+    body: () => ({ title: 'Made here', workspaceId }),
+  },
   { id: 'listForms', method: 'get', path: () => `/api/v1/forms?workspaceId=${workspaceId}`, scope: 'forms:read', kind: 'read', formScoped: false },
   { id: 'getForm', method: 'get', path: f(''), scope: 'forms:read', kind: 'read', formScoped: true },
   { id: 'updateForm', method: 'patch', path: f(''), scope: 'forms:update', kind: 'write', formScoped: true, body: () => ({ title: 'Renamed' }) },
-  { id: 'replaceDraft', method: 'put', path: f('/draft'), scope: 'forms:update', kind: 'write', formScoped: true, body: () => ({ draftSchema: fixtureDraft() }) },
+  {
+    id: 'replaceDraft',
+    method: 'put',
+    path: f('/draft'),
+    scope: 'forms:update',
+    kind: 'write',
+    formScoped: true,
+    body: () => ({ draftSchema: fixtureDraft() }),
+  },
   { id: 'deleteForm', method: 'delete', path: f(''), scope: 'forms:delete', kind: 'write', formScoped: true },
   { id: 'publishForm', method: 'post', path: f('/publish'), scope: 'forms:publish', kind: 'write', formScoped: true, body: () => ({}) },
   { id: 'closeForm', method: 'post', path: f('/close'), scope: 'forms:publish', kind: 'write', formScoped: true, body: () => ({}) },
   { id: 'reopenForm', method: 'post', path: f('/reopen'), scope: 'forms:publish', kind: 'write', formScoped: true, body: () => ({}) },
   { id: 'addStep', method: 'post', path: f('/steps'), scope: 'forms:steps:write', kind: 'write', formScoped: true, body: () => ({ title: 'Added' }) },
-  { id: 'reorderSteps', method: 'post', path: f('/steps/reorder'), scope: 'forms:steps:write', kind: 'write', formScoped: true, body: () => ({ step_ids: ['stp_b', 'stp_a'] }) },
-  { id: 'updateStep', method: 'patch', path: f('/steps/stp_a'), scope: 'forms:steps:write', kind: 'write', formScoped: true, body: () => ({ title: 'Retitled' }) },
+  {
+    id: 'reorderSteps',
+    method: 'post',
+    path: f('/steps/reorder'),
+    scope: 'forms:steps:write',
+    kind: 'write',
+    formScoped: true,
+    body: () => ({ step_ids: ['stp_b', 'stp_a'] }),
+  },
+  {
+    id: 'updateStep',
+    method: 'patch',
+    path: f('/steps/stp_a'),
+    scope: 'forms:steps:write',
+    kind: 'write',
+    formScoped: true,
+    body: () => ({ title: 'Retitled' }),
+  },
   { id: 'deleteStep', method: 'delete', path: f('/steps/stp_b'), scope: 'forms:steps:write', kind: 'write', formScoped: true },
   { id: 'moveStep', method: 'post', path: f('/steps/stp_b/move'), scope: 'forms:steps:write', kind: 'write', formScoped: true, body: () => ({ position: 0 }) },
-  { id: 'addField', method: 'post', path: f('/steps/stp_a/fields'), scope: 'forms:fields:write', kind: 'write', formScoped: true, body: () => ({ type: 'text', label: 'Extra' }) },
+  {
+    id: 'addField',
+    method: 'post',
+    path: f('/steps/stp_a/fields'),
+    scope: 'forms:fields:write',
+    kind: 'write',
+    formScoped: true,
+    body: () => ({ type: 'text', label: 'Extra' }),
+  },
   {
     id: 'reorderFields',
     method: 'post',
@@ -84,15 +124,69 @@ const OPERATIONS = (workspaceId: string): Operation[] => [
     formScoped: true,
     body: () => ({ field_ids: ['fld_file', 'fld_note', 'fld_name'] }),
   },
-  { id: 'updateStepLogic', method: 'put', path: f('/steps/stp_a/logic'), scope: 'forms:logic:write', kind: 'write', formScoped: true, body: () => ({ rules: [], fallbackTarget: 'end' }) },
-  { id: 'updateField', method: 'patch', path: f('/fields/fld_name'), scope: 'forms:fields:write', kind: 'write', formScoped: true, body: () => ({ label: 'Full name' }) },
+  {
+    id: 'updateStepLogic',
+    method: 'put',
+    path: f('/steps/stp_a/logic'),
+    scope: 'forms:logic:write',
+    kind: 'write',
+    formScoped: true,
+    body: () => ({ rules: [], fallbackTarget: 'end' }),
+  },
+  {
+    id: 'updateField',
+    method: 'patch',
+    path: f('/fields/fld_name'),
+    scope: 'forms:fields:write',
+    kind: 'write',
+    formScoped: true,
+    body: () => ({ label: 'Full name' }),
+  },
   { id: 'deleteField', method: 'delete', path: f('/fields/fld_note'), scope: 'forms:fields:write', kind: 'write', formScoped: true },
-  { id: 'moveField', method: 'post', path: f('/fields/fld_name/move'), scope: 'forms:fields:write', kind: 'write', formScoped: true, body: () => ({ position: 0, stepId: 'stp_b' }) },
-  { id: 'patchDesign', method: 'patch', path: f('/design'), scope: 'forms:design:write', kind: 'write', formScoped: true, body: () => ({ theme: { primaryColor: '#123456' } }) },
+  {
+    id: 'moveField',
+    method: 'post',
+    path: f('/fields/fld_name/move'),
+    scope: 'forms:fields:write',
+    kind: 'write',
+    formScoped: true,
+    body: () => ({ position: 0, stepId: 'stp_b' }),
+  },
+  {
+    id: 'patchDesign',
+    method: 'patch',
+    path: f('/design'),
+    scope: 'forms:design:write',
+    kind: 'write',
+    formScoped: true,
+    body: () => ({ theme: { primaryColor: '#123456' } }),
+  },
   { id: 'listSubmissions', method: 'get', path: f('/submissions'), scope: 'submissions:read', kind: 'read', formScoped: true },
-  { id: 'getSubmission', method: 'get', path: (x) => `/api/v1/forms/${x.formId}/submissions/${x.submissionId}`, scope: 'submissions:read', kind: 'read', formScoped: true },
-  { id: 'createSubmission', method: 'post', path: f('/submissions'), scope: 'submissions:create', kind: 'write', formScoped: true, body: () => ({ fld_email: 'matrix@example.com' }) },
-  { id: 'downloadUpload', method: 'get', path: (x) => `/api/v1/forms/${x.formId}/uploads/${x.uploadId}`, scope: 'submissions:read', kind: 'read', formScoped: true },
+  {
+    id: 'getSubmission',
+    method: 'get',
+    path: (x) => `/api/v1/forms/${x.formId}/submissions/${x.submissionId}`,
+    scope: 'submissions:read',
+    kind: 'read',
+    formScoped: true,
+  },
+  {
+    id: 'createSubmission',
+    method: 'post',
+    path: f('/submissions'),
+    scope: 'submissions:create',
+    kind: 'write',
+    formScoped: true,
+    body: () => ({ fld_email: 'matrix@example.com' }),
+  },
+  {
+    id: 'downloadUpload',
+    method: 'get',
+    path: (x) => `/api/v1/forms/${x.formId}/uploads/${x.uploadId}`,
+    scope: 'submissions:read',
+    kind: 'read',
+    formScoped: true,
+  },
 ];
 
 describe('forms-api: authentication and authorization of every operation', () => {
@@ -122,7 +216,11 @@ describe('forms-api: authentication and authorization of every operation', () =>
       .set('x-file-type', 'text/plain')
       .send(Buffer.from('matrix file'))
       .expect(201);
-    const submitted = await api.as().post(`/api/v1/forms/${created.id}/submissions`).send({ fld_email: 'first@example.com', fld_file: [upload.body] }).expect(201);
+    const submitted = await api
+      .as()
+      .post(`/api/v1/forms/${created.id}/submissions`)
+      .send({ fld_email: 'first@example.com', fld_file: [upload.body] })
+      .expect(201);
     return { formId: created.id, publicId: created.public_id, submissionId: submitted.body.submission.id, uploadId: upload.body.id };
   };
 
@@ -133,7 +231,9 @@ describe('forms-api: authentication and authorization of every operation', () =>
 
   const snapshot = async () => {
     const parts = await Promise.all(
-      TABLES.map((table) => prisma.$queryRawUnsafe<Array<{ digest: string | null }>>(`SELECT md5(string_agg(t::text, '|' ORDER BY t::text)) AS digest FROM ${table} t`)),
+      TABLES.map((table) =>
+        prisma.$queryRawUnsafe<Array<{ digest: string | null }>>(`SELECT md5(string_agg(t::text, '|' ORDER BY t::text)) AS digest FROM ${table} t`),
+      ),
     );
     return parts.map(([row]) => row.digest).join(':');
   };
@@ -147,7 +247,14 @@ describe('forms-api: authentication and authorization of every operation', () =>
     editor = await api.newAccount('editor@example.com');
     await api.accounts.setMembership(api.main.workspaceId, editor.ownerId, 'editor');
     stranger = await api.newAccount('stranger@example.com');
-    for (const scope of FORMS_SCOPES) withoutScope.set(scope, await api.keyWith(api.main.ownerId, FORMS_SCOPES.filter((s) => s !== scope)));
+    for (const scope of FORMS_SCOPES)
+      withoutScope.set(
+        scope,
+        await api.keyWith(
+          api.main.ownerId,
+          FORMS_SCOPES.filter((s) => s !== scope),
+        ),
+      );
     const revoked = await api.accounts.createApiKey(api.main.ownerId, { scopes: [...FORMS_SCOPES] });
     await api.as(revoked.api_key).get('/api/v1/me').expect(200);
     await api.accounts.revokeApiKey(revoked.id);
@@ -156,7 +263,11 @@ describe('forms-api: authentication and authorization of every operation', () =>
   afterAll(() => api?.close());
 
   it('the table covers every scope of the service', () => {
-    const scopes = new Set(OPERATIONS('').map((o) => o.scope).filter((s) => s !== null));
+    const scopes = new Set(
+      OPERATIONS('')
+        .map((o) => o.scope)
+        .filter((s) => s !== null),
+    );
     expect([...scopes].sort()).toEqual([...FORMS_SCOPES].sort());
   });
 
@@ -179,7 +290,9 @@ describe('forms-api: authentication and authorization of every operation', () =>
       expect401(
         id,
         (o) => {
-          const test = request(api.app.getHttpServer())[o.method](o.path(fixture)).set('authorization', `Basic ${Buffer.from('user:pass').toString('base64')}`);
+          const test = request(api.app.getHttpServer())
+            [o.method](o.path(fixture))
+            .set('authorization', `Basic ${Buffer.from('user:pass').toString('base64')}`);
           return o.body ? test.send(o.body()) : test;
         },
         'invalid_credential',
@@ -195,7 +308,12 @@ describe('forms-api: authentication and authorization of every operation', () =>
       const before = await snapshot();
       const res = await call(withoutScope.get(operation.scope!), operation, fixture);
       expect({ id, status: res.status }).toEqual({ id, status: 403 });
-      expect(res.body.error).toMatchObject({ type: 'permission_error', code: 'insufficient_scope', missing_scopes: [operation.scope], required_scopes: [operation.scope] });
+      expect(res.body.error).toMatchObject({
+        type: 'permission_error',
+        code: 'insufficient_scope',
+        missing_scopes: [operation.scope],
+        required_scopes: [operation.scope],
+      });
       expect(await snapshot()).toBe(before);
     });
 
@@ -216,7 +334,11 @@ describe('forms-api: authentication and authorization of every operation', () =>
     });
 
     it('reads the same data the owner reads', async () => {
-      for (const path of [`/api/v1/forms/${fixture.formId}`, `/api/v1/forms/${fixture.formId}/submissions`, `/api/v1/forms/${fixture.formId}/submissions/${fixture.submissionId}`]) {
+      for (const path of [
+        `/api/v1/forms/${fixture.formId}`,
+        `/api/v1/forms/${fixture.formId}/submissions`,
+        `/api/v1/forms/${fixture.formId}/submissions/${fixture.submissionId}`,
+      ]) {
         const asViewer = await api.as(viewer.key).get(path).expect(200);
         const asOwner = await api.as().get(path).expect(200);
         expect(asViewer.body).toEqual(asOwner.body);

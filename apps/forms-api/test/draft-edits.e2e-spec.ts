@@ -59,7 +59,11 @@ describe('forms-api: steps, fields, logic and design', () => {
       expect(Object.keys(appended.body).sort()).toEqual(['draft_revision', 'draft_updated_at', 'step']);
       expect(appended.body).toMatchObject({ draft_revision: 1, step: { id: expect.stringMatching(/^stp_/), title: 'Appended', fields: [] } });
       await api.as().post(path('/steps')).send({ title: 'First', position: 0 }).expect(201);
-      await api.as().post(path('/steps')).send({ title: 'Second', index: 1, fields: [{ type: 'number', label: 'Age' }] }).expect(201);
+      await api
+        .as()
+        .post(path('/steps'))
+        .send({ title: 'Second', index: 1, fields: [{ type: 'number', label: 'Age' }] })
+        .expect(201);
       const titles = (await draft()).steps.map((s) => s.title);
       expect(titles).toEqual(['First', 'Second', 'Start', 'Company details', 'Finish', 'Appended']);
     });
@@ -67,7 +71,11 @@ describe('forms-api: steps, fields, logic and design', () => {
     it('400 for a bad position or bad fields; 409 for a stale revision', async () => {
       const bad = await api.as().post(path('/steps')).send({ title: 'x', position: -1 }).expect(400);
       expect(bad.body.error.details.field).toBe('position');
-      const badField = await api.as().post(path('/steps')).send({ title: 'x', fields: [{ type: 'rating', label: 'R', max: 99 }] }).expect(400);
+      const badField = await api
+        .as()
+        .post(path('/steps'))
+        .send({ title: 'x', fields: [{ type: 'rating', label: 'R', max: 99 }] })
+        .expect(400);
       expect(badField.body.error.details.field).toMatch(/^fields\[0\]/);
       const stale = await api.as().post(path('/steps')).send({ title: 'x', draft_revision: 7 }).expect(409);
       expect(stale.body.error).toMatchObject({ code: 'stale_draft_revision', current_draft_revision: 0 });
@@ -78,7 +86,11 @@ describe('forms-api: steps, fields, logic and design', () => {
       const res = await api.as().patch(path('/steps/stp_2')).send({ title: 'Organisation', draft_revision: 0 }).expect(200);
       expect(res.body).toMatchObject({ draft_revision: 1, step: { id: 'stp_2', title: 'Organisation' } });
       for (const key of ['id', 'fields']) {
-        const rejected = await api.as().patch(path('/steps/stp_2')).send({ [key]: key === 'id' ? 'stp_x' : [] }).expect(400);
+        const rejected = await api
+          .as()
+          .patch(path('/steps/stp_2'))
+          .send({ [key]: key === 'id' ? 'stp_x' : [] })
+          .expect(400);
         expect(rejected.body.error.details.field).toBe(key);
       }
       const missing = await api.as().patch(path('/steps/stp_nope')).send({ title: 'x' }).expect(404);
@@ -98,7 +110,10 @@ describe('forms-api: steps, fields, logic and design', () => {
       const stale = await api.as().delete(path('/steps/stp_2?draft_revision=5')).expect(409);
       expect(stale.body.error).toMatchObject({ code: 'stale_draft_revision', current_draft_revision: 0 });
       for (const bad of ['', 'abc', '1e3', '-1']) {
-        const res = await api.as().delete(path(`/steps/stp_2?draft_revision=${bad}`)).expect(400);
+        const res = await api
+          .as()
+          .delete(path(`/steps/stp_2?draft_revision=${bad}`))
+          .expect(400);
         expect(res.body.error.details.field).toBe('draft_revision');
       }
       await api.as().delete(path('/fields/fld_note?force=maybe')).expect(400);
@@ -121,13 +136,25 @@ describe('forms-api: steps, fields, logic and design', () => {
     });
 
     it('reorders with the complete id list only', async () => {
-      const res = await api.as().post(path('/steps/reorder')).send({ step_ids: ['stp_3', 'stp_1', 'stp_2'], draft_revision: 0 }).expect(200);
+      const res = await api
+        .as()
+        .post(path('/steps/reorder'))
+        .send({ step_ids: ['stp_3', 'stp_1', 'stp_2'], draft_revision: 0 })
+        .expect(200);
       expect(res.body).toEqual({
-        steps: [{ id: 'stp_3', position: 0 }, { id: 'stp_1', position: 1 }, { id: 'stp_2', position: 2 }],
+        steps: [
+          { id: 'stp_3', position: 0 },
+          { id: 'stp_1', position: 1 },
+          { id: 'stp_2', position: 2 },
+        ],
         draft_revision: 1,
         draft_updated_at: expect.any(Number),
       });
-      for (const ids of [['stp_1', 'stp_2'], ['stp_1', 'stp_2', 'stp_2'], ['stp_1', 'stp_2', 'stp_x']]) {
+      for (const ids of [
+        ['stp_1', 'stp_2'],
+        ['stp_1', 'stp_2', 'stp_2'],
+        ['stp_1', 'stp_2', 'stp_x'],
+      ]) {
         const bad = await api.as().post(path('/steps/reorder')).send({ step_ids: ids }).expect(400);
         expect(bad.body.error.details.field).toBe('step_ids');
       }
@@ -142,9 +169,19 @@ describe('forms-api: steps, fields, logic and design', () => {
 
   describe('fields', () => {
     it('adds a field at an index and returns it with its id', async () => {
-      const res = await api.as().post(path('/steps/stp_1/fields')).send({ type: 'email', label: 'Work email', required: true, placeholder: 'you@company.com', index: 0 }).expect(201);
+      const res = await api
+        .as()
+        .post(path('/steps/stp_1/fields'))
+        .send({ type: 'email', label: 'Work email', required: true, placeholder: 'you@company.com', index: 0 })
+        .expect(201);
       expect(Object.keys(res.body).sort()).toEqual(['draft_revision', 'draft_updated_at', 'field']);
-      expect(res.body.field).toMatchObject({ id: expect.stringMatching(/^fld_/), type: 'email', label: 'Work email', required: true, placeholder: 'you@company.com' });
+      expect(res.body.field).toMatchObject({
+        id: expect.stringMatching(/^fld_/),
+        type: 'email',
+        label: 'Work email',
+        required: true,
+        placeholder: 'you@company.com',
+      });
       expect((await draft()).steps[0].fields.map((f) => f.id)).toEqual([res.body.field.id, 'fld_kind', 'fld_note']);
     });
 
@@ -181,9 +218,20 @@ describe('forms-api: steps, fields, logic and design', () => {
     });
 
     it('reorders the fields of a step with the complete list', async () => {
-      const res = await api.as().post(path('/steps/stp_1/fields/reorder')).send({ field_ids: ['fld_note', 'fld_kind'] }).expect(200);
-      expect(res.body.fields).toEqual([{ id: 'fld_note', position: 0 }, { id: 'fld_kind', position: 1 }]);
-      const bad = await api.as().post(path('/steps/stp_1/fields/reorder')).send({ field_ids: ['fld_note'] }).expect(400);
+      const res = await api
+        .as()
+        .post(path('/steps/stp_1/fields/reorder'))
+        .send({ field_ids: ['fld_note', 'fld_kind'] })
+        .expect(200);
+      expect(res.body.fields).toEqual([
+        { id: 'fld_note', position: 0 },
+        { id: 'fld_kind', position: 1 },
+      ]);
+      const bad = await api
+        .as()
+        .post(path('/steps/stp_1/fields/reorder'))
+        .send({ field_ids: ['fld_note'] })
+        .expect(400);
       expect(bad.body.error.details.field).toBe('field_ids');
     });
 
@@ -203,10 +251,20 @@ describe('forms-api: steps, fields, logic and design', () => {
       ['stp_3', { type: 'step', stepId: 'stp_3' }],
       ['thank_you:tys_vip', { type: 'thank_you', screenId: 'tys_vip' }],
       [{ type: 'end' }, { type: 'end' }],
-      [{ type: 'step', stepId: 'stp_3' }, { type: 'step', stepId: 'stp_3' }],
-      [{ type: 'thank_you', screenId: 'tys_vip' }, { type: 'thank_you', screenId: 'tys_vip' }],
+      [
+        { type: 'step', stepId: 'stp_3' },
+        { type: 'step', stepId: 'stp_3' },
+      ],
+      [
+        { type: 'thank_you', screenId: 'tys_vip' },
+        { type: 'thank_you', screenId: 'tys_vip' },
+      ],
     ])('accepts fallbackTarget %j', async (fallbackTarget, normalized) => {
-      const res = await api.as().put(path('/steps/stp_2/logic')).send({ rules: [rule], fallbackTarget }).expect(200);
+      const res = await api
+        .as()
+        .put(path('/steps/stp_2/logic'))
+        .send({ rules: [rule], fallbackTarget })
+        .expect(200);
       expect(Object.keys(res.body).sort()).toEqual(['draft_revision', 'draft_updated_at', 'logic']);
       expect(res.body.logic).toMatchObject({ stepId: 'stp_2', fallbackTarget: normalized, rules: [{ stepId: 'stp_2', target: { type: 'end' } }] });
       expect((await draft()).workflow.fallbacks.stp_2).toEqual(normalized);
@@ -224,7 +282,8 @@ describe('forms-api: steps, fields, logic and design', () => {
     it('400 for a target or condition that points nowhere; rules are required', async () => {
       const target = await api.as().put(path('/steps/stp_2/logic')).send({ rules: [], fallbackTarget: 'stp_missing' }).expect(400);
       expect(target.body.error.details.field).toBe('fallbackTarget');
-      const condition = await api.as()
+      const condition = await api
+        .as()
         .put(path('/steps/stp_2/logic'))
         .send({ rules: [{ ...rule, conditions: [{ subject: { type: 'field', fieldId: 'fld_missing' }, operator: 'equals', value: 'x' }] }] })
         .expect(400);
@@ -237,14 +296,22 @@ describe('forms-api: steps, fields, logic and design', () => {
 
   describe('design', () => {
     it('merges the theme', async () => {
-      const res = await api.as().patch(path('/design')).send({ theme: { primaryColor: '#ff0066', background: { value: '#101010' } }, draft_revision: 0 }).expect(200);
+      const res = await api
+        .as()
+        .patch(path('/design'))
+        .send({ theme: { primaryColor: '#ff0066', background: { value: '#101010' } }, draft_revision: 0 })
+        .expect(200);
       expect(Object.keys(res.body).sort()).toEqual(['draft_revision', 'draft_updated_at', 'theme']);
       expect(res.body.theme).toMatchObject({ primaryColor: '#ff0066', background: { type: 'color', value: '#101010' } });
       expect((await draft()).theme).toEqual(res.body.theme);
     });
 
     it('400 names the bad theme property; theme is required', async () => {
-      const res = await api.as().patch(path('/design')).send({ theme: { primaryColor: 'red; background: url(x)' } }).expect(400);
+      const res = await api
+        .as()
+        .patch(path('/design'))
+        .send({ theme: { primaryColor: 'red; background: url(x)' } })
+        .expect(400);
       expect(res.body.error.details.field).toBe('theme.primaryColor');
       await api.as().patch(path('/design')).send({}).expect(400);
     });

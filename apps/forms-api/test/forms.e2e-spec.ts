@@ -1,7 +1,17 @@
 import { Account, formsApi, FormsApiHarness, twoStepDraft } from './helpers';
 
 const SUMMARY_KEYS = [
-  'draft_revision', 'draft_updated_at', 'id', 'public_id', 'public_url', 'published_at', 'published_version', 'responses_count', 'status', 'title', 'workspace_id',
+  'draft_revision',
+  'draft_updated_at',
+  'id',
+  'public_id',
+  'public_url',
+  'published_at',
+  'published_version',
+  'responses_count',
+  'status',
+  'title',
+  'workspace_id',
 ];
 
 describe('forms-api: forms, drafts and revisions', () => {
@@ -66,7 +76,11 @@ describe('forms-api: forms, drafts and revisions', () => {
     it('rejects an invalid draft with 400 naming the path, and writes nothing', async () => {
       const before = await api.as().get('/api/v1/forms?limit=100').expect(200);
       const res = await create({ draftSchema: { steps: [{ title: 'A', fields: [{ type: 'no_such_type', label: 'X' }] }] } }).expect(400);
-      expect(res.body.error).toMatchObject({ type: 'invalid_request', code: 'invalid_draft_schema', details: { field: expect.stringMatching(/^draftSchema\.steps\[0\]\.fields\[0\]/) } });
+      expect(res.body.error).toMatchObject({
+        type: 'invalid_request',
+        code: 'invalid_draft_schema',
+        details: { field: expect.stringMatching(/^draftSchema\.steps\[0\]\.fields\[0\]/) },
+      });
       expect(res.body.error.issues.length).toBeGreaterThan(0);
       const after = await api.as().get('/api/v1/forms?limit=100').expect(200);
       expect(after.body.data).toHaveLength(before.body.data.length);
@@ -130,7 +144,7 @@ describe('forms-api: forms, drafts and revisions', () => {
   });
 
   describe('GET /api/v1/forms', () => {
-    it('lists the caller\'s forms, most recently updated first, with next_cursor null', async () => {
+    it("lists the caller's forms, most recently updated first, with next_cursor null", async () => {
       const a = await create({ title: 'List A' }).expect(201);
       const b = await create({ title: 'List B' }).expect(201);
       await api.as().patch(`/api/v1/forms/${a.body.data.id}`).send({ title: 'List A2' }).expect(200);
@@ -184,7 +198,11 @@ describe('forms-api: forms, drafts and revisions', () => {
       expect(titled.body.data).toMatchObject({ title: 'Renamed', draft_revision: 1 });
       expect(titled.body.draft_schema.settings.name).toBe('Renamed');
       expect(Object.keys(titled.body).sort()).toEqual(['data', 'draft_schema', 'published_schema']);
-      const drafted = await api.as().patch(`/api/v1/forms/${id}`).send({ draftSchema: twoStepDraft('From draft'), draft_revision: 1 }).expect(200);
+      const drafted = await api
+        .as()
+        .patch(`/api/v1/forms/${id}`)
+        .send({ draftSchema: twoStepDraft('From draft'), draft_revision: 1 })
+        .expect(200);
       expect(drafted.body).toMatchObject({ draft_revision: 2, draft_updated_at: expect.any(Number), data: { title: 'From draft', draft_revision: 2 } });
     });
 
@@ -193,7 +211,12 @@ describe('forms-api: forms, drafts and revisions', () => {
       const id = form.data.id;
       await api.as().patch(`/api/v1/forms/${id}`).send({ title: 'One', draft_revision: 0 }).expect(200);
       const stale = await api.as().patch(`/api/v1/forms/${id}`).send({ title: 'Two', draft_revision: 0 }).expect(409);
-      expect(stale.body.error).toMatchObject({ type: 'conflict', code: 'stale_draft_revision', current_draft_revision: 1, details: { field: 'draft_revision' } });
+      expect(stale.body.error).toMatchObject({
+        type: 'conflict',
+        code: 'stale_draft_revision',
+        current_draft_revision: 1,
+        details: { field: 'draft_revision' },
+      });
       expect((await api.as().get(`/api/v1/forms/${id}`)).body.data.title).toBe('One');
       const forced = await api.as().patch(`/api/v1/forms/${id}`).send({ title: 'Two', draft_revision: 0, force: true }).expect(200);
       expect(forced.body.data).toMatchObject({ title: 'Two', draft_revision: 2 });
@@ -215,25 +238,43 @@ describe('forms-api: forms, drafts and revisions', () => {
     it('concurrent edits without a revision are all applied: no update is lost', async () => {
       const { body: form } = await create().expect(201);
       const id = form.data.id;
-      const results = await Promise.all(Array.from({ length: 8 }, (_, i) => api.as().post(`/api/v1/forms/${id}/steps`).send({ title: `Added ${i}` })));
+      const results = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          api
+            .as()
+            .post(`/api/v1/forms/${id}/steps`)
+            .send({ title: `Added ${i}` }),
+        ),
+      );
       expect(results.map((r) => r.status)).toEqual(Array(8).fill(201));
       const stored = await api.as().get(`/api/v1/forms/${id}`).expect(200);
       expect(stored.body.data.draft_revision).toBe(8);
-      expect(stored.body.draft_schema.steps.map((s: { title: string }) => s.title).filter((t: string) => t.startsWith('Added')).sort()).toEqual(
-        Array.from({ length: 8 }, (_, i) => `Added ${i}`),
-      );
+      expect(
+        stored.body.draft_schema.steps
+          .map((s: { title: string }) => s.title)
+          .filter((t: string) => t.startsWith('Added'))
+          .sort(),
+      ).toEqual(Array.from({ length: 8 }, (_, i) => `Added ${i}`));
     });
 
     it('PUT draft replaces the whole draft and needs draftSchema', async () => {
       const { body: form } = await create().expect(201);
       const id = form.data.id;
-      const replaced = await api.as().put(`/api/v1/forms/${id}/draft`).send({ draftSchema: { steps: [{ id: 'stp_only', title: 'Only', fields: [] }] }, draft_revision: 0 }).expect(200);
+      const replaced = await api
+        .as()
+        .put(`/api/v1/forms/${id}/draft`)
+        .send({ draftSchema: { steps: [{ id: 'stp_only', title: 'Only', fields: [] }] }, draft_revision: 0 })
+        .expect(200);
       expect(Object.keys(replaced.body).sort()).toEqual(['data', 'draft_revision', 'draft_schema', 'draft_updated_at', 'published_schema']);
       expect(replaced.body.draft_schema.steps.map((s: { id: string }) => s.id)).toEqual(['stp_only']);
       expect(replaced.body.data.title).toBe('Customer Intake');
       const missing = await api.as().put(`/api/v1/forms/${id}/draft`).send({}).expect(400);
       expect(missing.body.error.details.field).toBe('draftSchema');
-      const invalid = await api.as().put(`/api/v1/forms/${id}/draft`).send({ draftSchema: { steps: [] } }).expect(400);
+      const invalid = await api
+        .as()
+        .put(`/api/v1/forms/${id}/draft`)
+        .send({ draftSchema: { steps: [] } })
+        .expect(400);
       expect(invalid.body.error.details.field).toMatch(/^draftSchema\.steps/);
     });
 
@@ -244,7 +285,8 @@ describe('forms-api: forms, drafts and revisions', () => {
       const id = form.data.id;
       // A valid draft of about `bytes` of JSON: 100 choice questions with long option lists.
       const bodyOf = (bytes: number) => {
-        const options = (field: number) => Array.from({ length: Math.ceil(bytes / 100 / 70) }, (_, i) => ({ label: `Answer ${field}.${i} ${'x'.repeat(30)}`, value: `a${i}` }));
+        const options = (field: number) =>
+          Array.from({ length: Math.ceil(bytes / 100 / 70) }, (_, i) => ({ label: `Answer ${field}.${i} ${'x'.repeat(30)}`, value: `a${i}` }));
         const fields = Array.from({ length: 100 }, (_, i) => ({ id: `fld_${i}`, type: 'single_choice', label: `Question ${i}`, options: options(i) }));
         return { draftSchema: { steps: [{ id: 'stp_big', title: 'Big', fields }] }, draft_revision: 0 };
       };

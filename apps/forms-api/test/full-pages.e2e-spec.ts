@@ -12,11 +12,21 @@ describe('forms-api: exactly full pages of every list', () => {
   beforeAll(async () => {
     api = await formsApi();
     for (let i = 0; i < ROWS; i++) {
-      formId = (await api.as().post('/api/v1/forms').send({ draftSchema: twoStepDraft(`Page ${i}`) }).expect(201)).body.data.id;
+      formId = (
+        await api
+          .as()
+          .post('/api/v1/forms')
+          .send({ draftSchema: twoStepDraft(`Page ${i}`) })
+          .expect(201)
+      ).body.data.id;
     }
     await api.as().post(`/api/v1/forms/${formId}/publish`).send({}).expect(200);
     for (let i = 0; i < ROWS; i++) {
-      await api.as().post(`/api/v1/forms/${formId}/submissions`).send({ fld_name: `Person ${i}`, fld_email: `person${i}@example.com` }).expect(201);
+      await api
+        .as()
+        .post(`/api/v1/forms/${formId}/submissions`)
+        .send({ fld_name: `Person ${i}`, fld_email: `person${i}@example.com` })
+        .expect(201);
     }
   });
   afterAll(() => api?.close());

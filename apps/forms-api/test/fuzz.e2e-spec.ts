@@ -26,28 +26,99 @@ const UPLOAD_RUNS = fuzzRuns(60);
 const PATH_RUNS = fuzzRuns(150);
 
 const FIELD_TYPES = [
-  'text', 'long_text', 'email', 'number', 'phone', 'url', 'date', 'time', 'single_choice', 'multiple_choice', 'dropdown', 'checkbox', 'rating',
-  'opinion_scale', 'nps', 'ranking', 'file_upload', 'signature', 'statement', 'hidden', 'payment',
+  'text',
+  'long_text',
+  'email',
+  'number',
+  'phone',
+  'url',
+  'date',
+  'time',
+  'single_choice',
+  'multiple_choice',
+  'dropdown',
+  'checkbox',
+  'rating',
+  'opinion_scale',
+  'nps',
+  'ranking',
+  'file_upload',
+  'signature',
+  'statement',
+  'hidden',
+  'payment',
 ] as const;
 const OPERATORS = [
-  'equals', 'not_equals', 'contains', 'not_contains', 'starts_with', 'ends_with', 'greater_than', 'greater_or_equal', 'less_than', 'less_or_equal',
-  'is_empty', 'is_not_empty', 'includes_any', 'includes_all', 'includes_none',
+  'equals',
+  'not_equals',
+  'contains',
+  'not_contains',
+  'starts_with',
+  'ends_with',
+  'greater_than',
+  'greater_or_equal',
+  'less_than',
+  'less_or_equal',
+  'is_empty',
+  'is_not_empty',
+  'includes_any',
+  'includes_all',
+  'includes_none',
 ] as const;
 const OPERATIONS = ['set', 'add', 'subtract', 'multiply', 'divide', 'clear', 'append', 'prepend'] as const;
 
 /** The property names the write endpoints know, for dictionaries of random values. */
 const PROPERTY_NAMES = [
-  'title', 'draftSchema', 'draft_revision', 'force', 'workspaceId', 'workspace_id', 'step_ids', 'field_ids', 'rules', 'fallbackTarget', 'theme', 'position',
-  'index', 'stepId', 'type', 'label', 'options', 'required', 'placeholder', 'description', 'fields', 'id', 'values', 'hiddenValues', 'completedStepIds',
-  'analyticsSessionId', 'marketingTrackingAllowed', 'viewerCountry', 'fld_name', 'fld_size', 'fld_count', 'fld_email', 'fld_ok', 'fld_file', 'fld_rate',
-  'utm_source', '__proto__', 'constructor',
+  'title',
+  'draftSchema',
+  'draft_revision',
+  'force',
+  'workspaceId',
+  'workspace_id',
+  'step_ids',
+  'field_ids',
+  'rules',
+  'fallbackTarget',
+  'theme',
+  'position',
+  'index',
+  'stepId',
+  'type',
+  'label',
+  'options',
+  'required',
+  'placeholder',
+  'description',
+  'fields',
+  'id',
+  'values',
+  'hiddenValues',
+  'completedStepIds',
+  'analyticsSessionId',
+  'marketingTrackingAllowed',
+  'viewerCountry',
+  'fld_name',
+  'fld_size',
+  'fld_count',
+  'fld_email',
+  'fld_ok',
+  'fld_file',
+  'fld_rate',
+  'utm_source',
+  '__proto__',
+  'constructor',
 ];
 
 /** The form every form-scoped endpoint is fuzzed against (restored after each accepted edit). */
 const baseDraft = () => ({
   settings: {
     name: 'Fuzz base',
-    hidden: { variables: [{ id: 'var_total', name: 'Total', type: 'number' }, { id: 'var_note', name: 'Note', type: 'text' }] },
+    hidden: {
+      variables: [
+        { id: 'var_total', name: 'Total', type: 'number' },
+        { id: 'var_note', name: 'Note', type: 'text' },
+      ],
+    },
     submissions: { thankYouScreens: [{ id: 'tys_done', title: 'Done' }] },
   },
   steps: [
@@ -96,7 +167,15 @@ const variableIds = fc.constantFrom('var_total', 'var_note', 'var_none');
 const small = fc.integer({ min: -2, max: 30 });
 const text = fc.oneof(fc.constantFrom('Question', 'Small', 'Large', ''), fc.string({ maxLength: 8 }));
 const options = fc.array(
-  fc.record({ id: fc.constantFrom('opt_a', 'opt_b'), label: fc.constantFrom('Small', 'Large', 'Other', ''), value: fc.constantFrom('small', 'large', 'Small'), imageUrl: fc.constantFrom('https://img.example.test/x.png', 'javascript:alert(1)') }, { requiredKeys: ['label'] }),
+  fc.record(
+    {
+      id: fc.constantFrom('opt_a', 'opt_b'),
+      label: fc.constantFrom('Small', 'Large', 'Other', ''),
+      value: fc.constantFrom('small', 'large', 'Small'),
+      imageUrl: fc.constantFrom('https://img.example.test/x.png', 'javascript:alert(1)'),
+    },
+    { requiredKeys: ['label'] },
+  ),
   { maxLength: 4 },
 );
 const target = fc.oneof(
@@ -126,7 +205,11 @@ const TYPE_PROPERTIES: Record<(typeof FIELD_TYPES)[number], Record<string, fc.Ar
   file_upload: { maxFiles: small, maxSizeMb: small, accept: fc.array(fc.constantFrom('image/*', 'application/pdf', '.pdf', 'nope'), { maxLength: 3 }) },
   signature: {},
   statement: {},
-  hidden: { name: fc.constantFrom('utm_source', 'utm_medium', 'bad name!'), dataType: fc.constantFrom('text', 'number', 'boolean'), defaultValue: fc.oneof(text, small) },
+  hidden: {
+    name: fc.constantFrom('utm_source', 'utm_medium', 'bad name!'),
+    dataType: fc.constantFrom('text', 'number', 'boolean'),
+    defaultValue: fc.oneof(text, small),
+  },
   payment: {
     currency: fc.constantFrom('EUR', 'USD', 'eur'),
     amount: fc.oneof(
@@ -157,42 +240,64 @@ const subject = fc.oneof(
   fc.record({ type: fc.constant('variable'), variableId: variableIds }),
   fc.record({ type: fc.constantFrom('score', 'answer') }),
 );
-const ruleOf = (ruleStepIds: fc.Arbitrary<string>) => fc.record(
-  {
-    id: fc.constantFrom('rul_a', 'rul_large'),
-    stepId: ruleStepIds,
-    match: mostly(fc.constantFrom('all', 'any'), fc.constant('most')),
-    conditions: fc.array(
-      fc.record(
-        { subject, operator: mostly(fc.constantFrom<string>(...OPERATORS), fc.constant('like')), value: fc.oneof(text, small, fc.boolean(), fc.array(fc.constantFrom('Small', 'Large'), { maxLength: 2 })) },
-        { requiredKeys: ['subject', 'operator'] },
+const ruleOf = (ruleStepIds: fc.Arbitrary<string>) =>
+  fc.record(
+    {
+      id: fc.constantFrom('rul_a', 'rul_large'),
+      stepId: ruleStepIds,
+      match: mostly(fc.constantFrom('all', 'any'), fc.constant('most')),
+      conditions: fc.array(
+        fc.record(
+          {
+            subject,
+            operator: mostly(fc.constantFrom<string>(...OPERATORS), fc.constant('like')),
+            value: fc.oneof(text, small, fc.boolean(), fc.array(fc.constantFrom('Small', 'Large'), { maxLength: 2 })),
+          },
+          { requiredKeys: ['subject', 'operator'] },
+        ),
+        { maxLength: 2 },
       ),
-      { maxLength: 2 },
-    ),
-    actions: fc.array(
-      fc.record(
-        { variableId: variableIds, operation: mostly(fc.constantFrom<string>(...OPERATIONS), fc.constant('power')), operand: fc.oneof(subject, fc.record({ type: fc.constant('number'), value: small }), fc.record({ type: fc.constant('text'), value: text })) },
-        { requiredKeys: ['variableId', 'operation'] },
+      actions: fc.array(
+        fc.record(
+          {
+            variableId: variableIds,
+            operation: mostly(fc.constantFrom<string>(...OPERATIONS), fc.constant('power')),
+            operand: fc.oneof(subject, fc.record({ type: fc.constant('number'), value: small }), fc.record({ type: fc.constant('text'), value: text })),
+          },
+          { requiredKeys: ['variableId', 'operation'] },
+        ),
+        { maxLength: 2 },
       ),
-      { maxLength: 2 },
-    ),
-    target,
-  },
-  { requiredKeys: ['stepId'] },
-);
+      target,
+    },
+    { requiredKeys: ['stepId'] },
+  );
 const rule = ruleOf(stepIds);
 
 const theme = fc.record(
   {
     primaryColor: mostly(fc.constantFrom('#fff', '#4f46e5'), fc.constantFrom('#12', 'red')),
     background: mostly(
-      fc.constantFrom({ type: 'color', value: '#eef' }, { type: 'image', value: 'https://img.example.test/bg.png' }, { type: 'gradient', value: 'linear-gradient(#fff, #eee)' }),
-      fc.record({ type: fc.constantFrom('color', 'image', 'gradient', 'video'), value: fc.constantFrom('#fff', 'https://img.example.test/bg.png', 'linear-gradient(#fff, #eee)', 'url(javascript:x)', '') }),
+      fc.constantFrom(
+        { type: 'color', value: '#eef' },
+        { type: 'image', value: 'https://img.example.test/bg.png' },
+        { type: 'gradient', value: 'linear-gradient(#fff, #eee)' },
+      ),
+      fc.record({
+        type: fc.constantFrom('color', 'image', 'gradient', 'video'),
+        value: fc.constantFrom('#fff', 'https://img.example.test/bg.png', 'linear-gradient(#fff, #eee)', 'url(javascript:x)', ''),
+      }),
     ),
     fontFamily: mostly(fc.constantFrom('Inter', 'Roboto'), fc.constantFrom('custom', 'x;}body{')),
     customFont: fc.oneof(
       fc.constant(null),
-      fc.record({ family: fc.constantFrom('Brand Sans', '}'), fileName: fc.constantFrom('brand.woff2', ''), assetId: fc.constantFrom('ast_1'), format: fc.constantFrom('woff2', 'eot'), url: fc.constantFrom('https://cdn.example.test/b.woff2', 'ftp://x') }),
+      fc.record({
+        family: fc.constantFrom('Brand Sans', '}'),
+        fileName: fc.constantFrom('brand.woff2', ''),
+        assetId: fc.constantFrom('ast_1'),
+        format: fc.constantFrom('woff2', 'eot'),
+        url: fc.constantFrom('https://cdn.example.test/b.woff2', 'ftp://x'),
+      }),
     ),
     textColor: mostly(fc.constant('#000'), fc.constant('black')),
     buttonTextColor: mostly(fc.constant('#fff'), fc.constant('#ggg')),
@@ -208,14 +313,28 @@ const settings = fc.record(
     submitButtonLabel: text,
     hidden: fc.record({
       variables: fc.array(
-        fc.record({ id: variableIds, name: fc.constantFrom('Total', 'total', 'Note', ''), type: fc.constantFrom('number', 'text', 'boolean'), initialValue: fc.oneof(small, text) }, { requiredKeys: ['name', 'type'] }),
+        fc.record(
+          {
+            id: variableIds,
+            name: fc.constantFrom('Total', 'total', 'Note', ''),
+            type: fc.constantFrom('number', 'text', 'boolean'),
+            initialValue: fc.oneof(small, text),
+          },
+          { requiredKeys: ['name', 'type'] },
+        ),
         { maxLength: 3 },
       ),
     }),
     submissions: fc.record(
       {
         thankYou: fc.record({ title: text, buttonUrl: fc.constantFrom('https://example.test', 'nope'), showButton: fc.boolean() }, { requiredKeys: [] }),
-        thankYouScreens: fc.array(fc.record({ id: fc.constantFrom('tys_done', 'tys_x'), title: text, redirectUrl: fc.constantFrom('https://example.test/r', 'javascript:x') }, { requiredKeys: [] }), { maxLength: 2 }),
+        thankYouScreens: fc.array(
+          fc.record(
+            { id: fc.constantFrom('tys_done', 'tys_x'), title: text, redirectUrl: fc.constantFrom('https://example.test/r', 'javascript:x') },
+            { requiredKeys: [] },
+          ),
+          { maxLength: 2 },
+        ),
       },
       { requiredKeys: [] },
     ),
@@ -230,8 +349,25 @@ const quiz = fc.oneof(
       enabled: fc.boolean(),
       type: fc.constantFrom('match', 'score', 'trivia'),
       mode: fc.constantFrom('match', 'personality'),
-      endings: fc.array(fc.record({ id: fc.constantFrom('end_a', 'end_b'), screenId: fc.constantFrom('tys_done', 'tys_x', '__service_default_thank_you__'), minScore: small, maxScore: small }, { requiredKeys: ['screenId'] }), { maxLength: 2 }),
-      mappings: fc.array(fc.record({ fieldId: fieldIds, optionValue: fc.constantFrom('Small', 'Large', ''), endingId: fc.constantFrom('end_a', 'end_b'), points: small }, { requiredKeys: ['fieldId', 'optionValue'] }), { maxLength: 2 }),
+      endings: fc.array(
+        fc.record(
+          {
+            id: fc.constantFrom('end_a', 'end_b'),
+            screenId: fc.constantFrom('tys_done', 'tys_x', '__service_default_thank_you__'),
+            minScore: small,
+            maxScore: small,
+          },
+          { requiredKeys: ['screenId'] },
+        ),
+        { maxLength: 2 },
+      ),
+      mappings: fc.array(
+        fc.record(
+          { fieldId: fieldIds, optionValue: fc.constantFrom('Small', 'Large', ''), endingId: fc.constantFrom('end_a', 'end_b'), points: small },
+          { requiredKeys: ['fieldId', 'optionValue'] },
+        ),
+        { maxLength: 2 },
+      ),
     },
     { requiredKeys: [] },
   ),
@@ -252,7 +388,8 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 /** Every path to a node under the root. */
 function pathsOf(value: unknown, prefix: (string | number)[] = []): (string | number)[][] {
   if (Array.isArray(value)) return value.flatMap((item, i) => [[...prefix, i], ...pathsOf(item, [...prefix, i])]);
-  if (typeof value === 'object' && value !== null) return Object.entries(value).flatMap(([key, item]) => [[...prefix, key], ...pathsOf(item, [...prefix, key])]);
+  if (typeof value === 'object' && value !== null)
+    return Object.entries(value).flatMap(([key, item]) => [[...prefix, key], ...pathsOf(item, [...prefix, key])]);
   return [];
 }
 
@@ -292,7 +429,13 @@ const mutated = <T>(arb: fc.Arbitrary<T>): fc.Arbitrary<unknown> =>
 /** `draft_revision` / `force`: usually absent (so the edit can apply), sometimes stale, forced or malformed. */
 const guard = fc.oneof(
   { weight: 3, arbitrary: fc.constant({}) },
-  { weight: 2, arbitrary: fc.record({ draft_revision: mostly(fc.integer({ min: -1, max: 3 }), fc.jsonValue()), force: mostly(fc.boolean(), fc.jsonValue()) }, { requiredKeys: [] }) },
+  {
+    weight: 2,
+    arbitrary: fc.record(
+      { draft_revision: mostly(fc.integer({ min: -1, max: 3 }), fc.jsonValue()), force: mostly(fc.boolean(), fc.jsonValue()) },
+      { requiredKeys: [] },
+    ),
+  },
 );
 const position = mostly(fc.integer({ min: -1, max: 5 }), fc.jsonValue());
 /** `position` or its alias `index`, rarely both. */
@@ -345,7 +488,12 @@ describe('forms-api: fuzzing the write endpoints', () => {
     await api.as().post(formPath('/publish')).send({}).expect(200);
     const server = api.app.getHttpServer();
     const sendFile = (pid: string) =>
-      request(server).post(`/api/public/forms/${pid}/uploads`).set('content-type', 'application/octet-stream').set('x-file-name', 'notes.txt').set('x-file-type', 'text/plain').send(Buffer.from('hello fuzz'));
+      request(server)
+        .post(`/api/public/forms/${pid}/uploads`)
+        .set('content-type', 'application/octet-stream')
+        .set('x-file-name', 'notes.txt')
+        .set('x-file-type', 'text/plain')
+        .send(Buffer.from('hello fuzz'));
     upload = (await sendFile(publicId).expect(201)).body;
     // An upload of another form, which a file answer here must not be able to use.
     const other = (await api.as().post('/api/v1/forms').send({ draftSchema: baseDraft() }).expect(201)).body.data;
@@ -357,7 +505,9 @@ describe('forms-api: fuzzing the write endpoints', () => {
 
   const snapshot = async () => {
     const parts = await Promise.all(
-      TABLES.map((table) => prisma.$queryRawUnsafe<Array<{ digest: string | null }>>(`SELECT md5(string_agg(t::text, '|' ORDER BY t::text)) AS digest FROM ${table} t`)),
+      TABLES.map((table) =>
+        prisma.$queryRawUnsafe<Array<{ digest: string | null }>>(`SELECT md5(string_agg(t::text, '|' ORDER BY t::text)) AS digest FROM ${table} t`),
+      ),
     );
     return parts.map(([row]) => row.digest).join(':');
   };
@@ -393,8 +543,16 @@ describe('forms-api: fuzzing the write endpoints', () => {
         url: fc.constantFrom(upload.url, 'https://evil.example.test/x', 'javascript:x'),
       }),
     );
-    const answer = fc.oneof(fc.jsonValue(), fc.constantFrom('Small', 'Large', 'a@example.com', 'A@EXAMPLE.COM', 'nope', 'true', 'on', 42, true, false, '', ' ', 3, 5, 11, []), fileAnswer);
-    const values = fc.dictionary(fc.constantFrom('fld_name', 'fld_size', 'fld_count', 'fld_src', 'fld_email', 'fld_ok', 'fld_file', 'fld_rate', 'fld_unknown', 'utm_source'), answer, { maxKeys: 5 });
+    const answer = fc.oneof(
+      fc.jsonValue(),
+      fc.constantFrom('Small', 'Large', 'a@example.com', 'A@EXAMPLE.COM', 'nope', 'true', 'on', 42, true, false, '', ' ', 3, 5, 11, []),
+      fileAnswer,
+    );
+    const values = fc.dictionary(
+      fc.constantFrom('fld_name', 'fld_size', 'fld_count', 'fld_src', 'fld_email', 'fld_ok', 'fld_file', 'fld_rate', 'fld_unknown', 'utm_source'),
+      answer,
+      { maxKeys: 5 },
+    );
     const wrapper = fc.record(
       {
         values,
@@ -411,7 +569,13 @@ describe('forms-api: fuzzing the write endpoints', () => {
 
   /** `draft_revision` / `force` in the query string, as the DELETE edits read them: valid, stale or garbage. */
   const guardQuery = fc
-    .record({ draft_revision: fc.oneof(fc.integer({ min: -1, max: 3 }).map(String), fc.string()), force: fc.oneof(fc.constantFrom('true', 'false', '1', ''), fc.string()) }, { requiredKeys: [] })
+    .record(
+      {
+        draft_revision: fc.oneof(fc.integer({ min: -1, max: 3 }).map(String), fc.string()),
+        force: fc.oneof(fc.constantFrom('true', 'false', '1', ''), fc.string()),
+      },
+      { requiredKeys: [] },
+    )
     .map((query) => new URLSearchParams(query).toString());
 
   const endpoints = (): Endpoint[] => {
@@ -425,17 +589,43 @@ describe('forms-api: fuzzing the write endpoints', () => {
         method: 'post',
         path: '/api/v1/forms',
         bodies: withGeneric(
-          fc.record({ title, draftSchema: draft, workspaceId: mostly(fc.constant(api.main.workspaceId), fc.constantFrom('wrk_nope', '')), workspace_id: fc.constantFrom(api.main.workspaceId, 'wrk_nope') }, { requiredKeys: [] }),
+          fc.record(
+            {
+              title,
+              draftSchema: draft,
+              workspaceId: mostly(fc.constant(api.main.workspaceId), fc.constantFrom('wrk_nope', '')),
+              workspace_id: fc.constantFrom(api.main.workspaceId, 'wrk_nope'),
+            },
+            { requiredKeys: [] },
+          ),
         ),
       },
-      { name: 'patch form', method: 'patch', path: formPath(), bodies: withGeneric(withControl(fc.record({ title, draftSchema: draft }, { requiredKeys: [] }), guard)) },
+      {
+        name: 'patch form',
+        method: 'patch',
+        path: formPath(),
+        bodies: withGeneric(withControl(fc.record({ title, draftSchema: draft }, { requiredKeys: [] }), guard)),
+      },
       { name: 'put draft', method: 'put', path: formPath('/draft'), bodies: withGeneric(withControl(fc.record({ draftSchema: draft }), guard)) },
-      { name: 'publish', method: 'post', path: formPath('/publish'), bodies: withGeneric(withControl(fc.record({ draftSchema: draft }, { requiredKeys: [] }), guard)) },
+      {
+        name: 'publish',
+        method: 'post',
+        path: formPath('/publish'),
+        bodies: withGeneric(withControl(fc.record({ draftSchema: draft }, { requiredKeys: [] }), guard)),
+      },
       {
         name: 'add step',
         method: 'post',
         path: formPath('/steps'),
-        bodies: withGeneric(mutated(withControl(fc.record({ id: stepIds, title: text, description: text, fields: fc.array(field, { maxLength: 2 }) }, { requiredKeys: [] }), positioned, guard))),
+        bodies: withGeneric(
+          mutated(
+            withControl(
+              fc.record({ id: stepIds, title: text, description: text, fields: fc.array(field, { maxLength: 2 }) }, { requiredKeys: [] }),
+              positioned,
+              guard,
+            ),
+          ),
+        ),
       },
       {
         name: 'patch step',
@@ -445,7 +635,10 @@ describe('forms-api: fuzzing the write endpoints', () => {
           mutated(
             withControl(
               fc.oneof(
-                { weight: 4, arbitrary: fc.record({ title: mostly(text, fc.constant(null)), description: fc.oneof(text, fc.constant(null)) }, { requiredKeys: [] }) },
+                {
+                  weight: 4,
+                  arbitrary: fc.record({ title: mostly(text, fc.constant(null)), description: fc.oneof(text, fc.constant(null)) }, { requiredKeys: [] }),
+                },
                 { weight: 1, arbitrary: fc.record({ title: text, id: stepIds, fields: fc.array(field, { maxLength: 1 }) }, { requiredKeys: [] }) },
               ),
               guard,
@@ -482,7 +675,12 @@ describe('forms-api: fuzzing the write endpoints', () => {
             withControl(
               fc.oneof(
                 { weight: 3, arbitrary: fc.record(fieldProperties('single_choice', false), { requiredKeys: [] }) },
-                { weight: 2, arbitrary: fc.constantFrom<string>(...FIELD_TYPES).chain((type) => fc.record({ type: fc.constant(type), ...fieldProperties(type, false) }, { requiredKeys: ['type'] })) },
+                {
+                  weight: 2,
+                  arbitrary: fc
+                    .constantFrom<string>(...FIELD_TYPES)
+                    .chain((type) => fc.record({ type: fc.constant(type), ...fieldProperties(type, false) }, { requiredKeys: ['type'] })),
+                },
                 { weight: 1, arbitrary: fc.record({ id: fieldIds, label: text }, { requiredKeys: [] }) },
               ),
               guard,
@@ -511,37 +709,102 @@ describe('forms-api: fuzzing the write endpoints', () => {
         name: 'move field',
         method: 'post',
         path: formPath('/fields/fld_count/move'),
-        bodies: withGeneric(withControl(fc.record({ position, stepId: mostly(fc.constantFrom('stp_one', 'stp_two', 'stp_three'), stepIds) }, { requiredKeys: ['position'] }), guard)),
+        bodies: withGeneric(
+          withControl(
+            fc.record({ position, stepId: mostly(fc.constantFrom('stp_one', 'stp_two', 'stp_three'), stepIds) }, { requiredKeys: ['position'] }),
+            guard,
+          ),
+        ),
       },
       {
         name: 'logic',
         method: 'put',
         path: formPath('/steps/stp_one/logic'),
         bodies: withGeneric(
-          mutated(withControl(fc.record({ rules: fc.array(ruleOf(mostly(fc.constant('stp_one'), stepIds)), { maxLength: 3 }), fallbackTarget: fc.oneof(target, fc.constant(null)) }, { requiredKeys: ['rules'] }), guard)),
+          mutated(
+            withControl(
+              fc.record(
+                { rules: fc.array(ruleOf(mostly(fc.constant('stp_one'), stepIds)), { maxLength: 3 }), fallbackTarget: fc.oneof(target, fc.constant(null)) },
+                { requiredKeys: ['rules'] },
+              ),
+              guard,
+            ),
+          ),
         ),
       },
       { name: 'design', method: 'patch', path: formPath('/design'), bodies: withGeneric(mutated(withControl(fc.record({ theme }), guard))) },
       { name: 'submit (key)', method: 'post', path: formPath('/submissions'), bodies: submissionBodies() },
       { name: 'submit (public)', method: 'post', path: `/api/public/forms/${publicId}/submissions`, bodies: submissionBodies(), publicRoute: true },
       // Bodies these take are ignored: a random one must not trip them; the query carries the revision guard.
-      { name: 'close', method: 'post', path: formPath('/close'), bodies: generic, bodyIgnored: true, runs: BODYLESS_RUNS, after: () => api.as().post(formPath('/reopen')).send({}).expect(200).then(() => undefined) },
+      {
+        name: 'close',
+        method: 'post',
+        path: formPath('/close'),
+        bodies: generic,
+        bodyIgnored: true,
+        runs: BODYLESS_RUNS,
+        after: () =>
+          api
+            .as()
+            .post(formPath('/reopen'))
+            .send({})
+            .expect(200)
+            .then(() => undefined),
+      },
       { name: 'reopen', method: 'post', path: formPath('/reopen'), bodies: generic, bodyIgnored: true, runs: BODYLESS_RUNS, after: async () => undefined },
-      { name: 'delete step', method: 'delete', path: formPath('/steps/stp_two'), bodies: generic, query: guardQuery, bodyIgnored: true, runs: BODYLESS_RUNS * 2 },
-      { name: 'delete field', method: 'delete', path: formPath('/fields/fld_ok'), bodies: generic, query: guardQuery, bodyIgnored: true, runs: BODYLESS_RUNS * 2 },
+      {
+        name: 'delete step',
+        method: 'delete',
+        path: formPath('/steps/stp_two'),
+        bodies: generic,
+        query: guardQuery,
+        bodyIgnored: true,
+        runs: BODYLESS_RUNS * 2,
+      },
+      {
+        name: 'delete field',
+        method: 'delete',
+        path: formPath('/fields/fld_ok'),
+        bodies: generic,
+        query: guardQuery,
+        bodyIgnored: true,
+        runs: BODYLESS_RUNS * 2,
+      },
       { name: 'delete form', method: 'delete', path: `/api/v1/forms/${victimId}`, bodies: generic, bodyIgnored: true, runs: BODYLESS_RUNS, after: newVictim },
     ];
   };
 
   const ENDPOINT_NAMES = [
-    'create', 'patch form', 'put draft', 'publish', 'add step', 'patch step', 'reorder steps', 'move step', 'add field', 'patch field', 'reorder fields',
-    'move field', 'logic', 'design', 'submit (key)', 'submit (public)', 'close', 'reopen', 'delete step', 'delete field', 'delete form',
+    'create',
+    'patch form',
+    'put draft',
+    'publish',
+    'add step',
+    'patch step',
+    'reorder steps',
+    'move step',
+    'add field',
+    'patch field',
+    'reorder fields',
+    'move field',
+    'logic',
+    'design',
+    'submit (key)',
+    'submit (public)',
+    'close',
+    'reopen',
+    'delete step',
+    'delete field',
+    'delete form',
   ];
   /** The fixed hostile bodies go to the endpoints that read a body. */
   const BODY_ENDPOINT_NAMES = ENDPOINT_NAMES.slice(0, 16);
   const endpoint = (name: string) => endpoints().find((e) => e.name === name)!;
   const send = (e: Pick<Endpoint, 'method' | 'path' | 'publicRoute'>, json: string, idempotencyKey?: string, query = '') => {
-    let test = api.as(e.publicRoute ? '' : undefined)[e.method](query ? `${e.path}?${query}` : e.path).set('content-type', 'application/json');
+    let test = api
+      .as(e.publicRoute ? '' : undefined)
+      [e.method](query ? `${e.path}?${query}` : e.path)
+      .set('content-type', 'application/json');
     if (idempotencyKey !== undefined) test = test.set('idempotency-key', idempotencyKey);
     return test.send(json);
   };
@@ -549,7 +812,14 @@ describe('forms-api: fuzzing the write endpoints', () => {
   /** A rejection: a 4xx (never a 5xx) with the error envelope, and the forms tables exactly as they were. */
   const expectCleanRejection = async (context: object, res: request.Response, before: string) => {
     const unchanged = (await snapshot()) === before;
-    expect({ ...context, status: res.status, isClientError: res.status >= 400 && res.status < 500, error: res.body?.error, envelope: isErrorEnvelope(res.body), unchanged }).toEqual({
+    expect({
+      ...context,
+      status: res.status,
+      isClientError: res.status >= 400 && res.status < 500,
+      error: res.body?.error,
+      envelope: isErrorEnvelope(res.body),
+      unchanged,
+    }).toEqual({
       ...context,
       status: res.status,
       isClientError: true,
@@ -564,7 +834,10 @@ describe('forms-api: fuzzing the write endpoints', () => {
   });
 
   it('fuzzes every write route of the app', () => {
-    const fuzzed = [...endpoints().map((e) => ({ method: e.method.toUpperCase(), path: e.path })), { method: 'POST', path: `/api/public/forms/${publicId}/uploads` }];
+    const fuzzed = [
+      ...endpoints().map((e) => ({ method: e.method.toUpperCase(), path: e.path })),
+      { method: 'POST', path: `/api/public/forms/${publicId}/uploads` },
+    ];
     const writeRoutes = appRoutes(api.app).filter((route) => route.method !== 'GET');
     const unfuzzed = writeRoutes.filter((route) => {
       const pattern = new RegExp(`^${route.path.replace(/:[a-z_]+/g, '[^/]+')}$`);
@@ -574,53 +847,71 @@ describe('forms-api: fuzzing the write endpoints', () => {
   });
 
   describe('random JSON bodies: a 4xx envelope and no change, or a success that leaves a re-parseable draft', () => {
-    it.each(ENDPOINT_NAMES)('%s', async (name) => {
-      const e = endpoint(name);
-      const runs = e.runs ?? BODY_RUNS;
-      const counts = { accepted: 0, rejected: 0 };
-      await fc.assert(
-        fc.asyncProperty(e.bodies, idempotencyKeys, e.query ?? fc.constant(''), async (body, idempotencyKey, query) => {
-          const before = await snapshot();
-          // The path again: a DELETE that went through replaced the form it names.
-          const res = await send(endpoint(name), JSON.stringify(body), idempotencyKey, query);
-          if (res.status >= 200 && res.status < 300) {
-            counts.accepted++;
-            if (e.after) return e.after();
-            if (name.startsWith('submit')) return;
-            // The draft the accepted edit left behind parses again, unchanged.
-            const id = name === 'create' ? res.body.data.id : formId;
-            const stored = await api.as().get(`/api/v1/forms/${id}`);
-            expect({ name, body, status: stored.status }).toEqual({ name, body, status: 200 });
-            const again = await api.as().put(`/api/v1/forms/${id}/draft`).send({ draftSchema: stored.body.draft_schema, force: true });
-            expect({ name, body, stored: stored.body.draft_schema, status: again.status, error: again.body.error }).toEqual({ name, body, stored: stored.body.draft_schema, status: 200, error: undefined });
-            expect({ name, body, draft: again.body.draft_schema }).toEqual({ name, body, draft: stored.body.draft_schema });
-            if (name !== 'create') await restore(name === 'publish');
-            return;
-          }
-          await expectCleanRejection({ name, body, idempotencyKey, query }, res, before);
-          counts.rejected++;
-        }),
-        fuzzParameters(runs),
-      );
-      // Most random bodies are wrong somewhere: the rejection path must have been exercised (and the success path where bodies are ignored).
-      if (!fuzzCountsApply(runs)) return;
-      if (e.bodyIgnored) expect(counts.accepted).toBeGreaterThan(0);
-      else expect(counts.rejected).toBeGreaterThan(runs / 8);
-      // Generous: CI runs this beside the benchmarks' load generators on 2 cores.
-    }, 60_000 + BODY_RUNS * 2_000);
+    it.each(ENDPOINT_NAMES)(
+      '%s',
+      async (name) => {
+        const e = endpoint(name);
+        const runs = e.runs ?? BODY_RUNS;
+        const counts = { accepted: 0, rejected: 0 };
+        await fc.assert(
+          fc.asyncProperty(e.bodies, idempotencyKeys, e.query ?? fc.constant(''), async (body, idempotencyKey, query) => {
+            const before = await snapshot();
+            // The path again: a DELETE that went through replaced the form it names.
+            const res = await send(endpoint(name), JSON.stringify(body), idempotencyKey, query);
+            if (res.status >= 200 && res.status < 300) {
+              counts.accepted++;
+              if (e.after) return e.after();
+              if (name.startsWith('submit')) return;
+              // The draft the accepted edit left behind parses again, unchanged.
+              const id = name === 'create' ? res.body.data.id : formId;
+              const stored = await api.as().get(`/api/v1/forms/${id}`);
+              expect({ name, body, status: stored.status }).toEqual({ name, body, status: 200 });
+              const again = await api.as().put(`/api/v1/forms/${id}/draft`).send({ draftSchema: stored.body.draft_schema, force: true });
+              expect({ name, body, stored: stored.body.draft_schema, status: again.status, error: again.body.error }).toEqual({
+                name,
+                body,
+                stored: stored.body.draft_schema,
+                status: 200,
+                error: undefined,
+              });
+              expect({ name, body, draft: again.body.draft_schema }).toEqual({ name, body, draft: stored.body.draft_schema });
+              if (name !== 'create') await restore(name === 'publish');
+              return;
+            }
+            await expectCleanRejection({ name, body, idempotencyKey, query }, res, before);
+            counts.rejected++;
+          }),
+          fuzzParameters(runs),
+        );
+        // Most random bodies are wrong somewhere: the rejection path must have been exercised (and the success path where bodies are ignored).
+        if (!fuzzCountsApply(runs)) return;
+        if (e.bodyIgnored) expect(counts.accepted).toBeGreaterThan(0);
+        else expect(counts.rejected).toBeGreaterThan(runs / 8);
+        // Generous: CI runs this beside the benchmarks' load generators on 2 cores.
+      },
+      60_000 + BODY_RUNS * 2_000,
+    );
   });
 
   // Found by the property above: publishing with a draftSchema saves it even when the publish is refused.
   it('publish with a draftSchema that is valid but not publishable: 400 and the draft is left as it was', async () => {
     const before = await snapshot();
     const stored = await api.as().get(formPath()).expect(200);
-    const res = await api.as().post(formPath('/publish')).send({ draftSchema: { settings: { name: 'Not publishable' }, steps: [{ id: 'stp_empty', title: 'Empty', fields: [] }] } });
+    const res = await api
+      .as()
+      .post(formPath('/publish'))
+      .send({ draftSchema: { settings: { name: 'Not publishable' }, steps: [{ id: 'stp_empty', title: 'Empty', fields: [] }] } });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ type: 'invalid_request', code: 'draft_not_publishable' });
     const after = await api.as().get(formPath()).expect(200);
     const unchanged = (await snapshot()) === before;
     if (!unchanged) await restore(false);
-    expect({ title: after.body.data.title, draft_revision: after.body.data.draft_revision, steps: after.body.draft_schema.steps.map((s: { id: string }) => s.id), unchanged }).toEqual({
+    expect({
+      title: after.body.data.title,
+      draft_revision: after.body.data.draft_revision,
+      steps: after.body.draft_schema.steps.map((s: { id: string }) => s.id),
+      unchanged,
+    }).toEqual({
       title: stored.body.data.title,
       draft_revision: stored.body.data.draft_revision,
       steps: stored.body.draft_schema.steps.map((s: { id: string }) => s.id),
@@ -665,9 +956,16 @@ describe('forms-api: fuzzing the write endpoints', () => {
         case 'move field':
           return { position: 0, stepId: value };
         case 'logic':
-          return { rules: [{ stepId: 'stp_one', conditions: [{ subject: { type: 'field', fieldId: 'fld_name' }, operator: 'equals', value }], target: 'end' }] };
+          return {
+            rules: [{ stepId: 'stp_one', conditions: [{ subject: { type: 'field', fieldId: 'fld_name' }, operator: 'equals', value }], target: 'end' }],
+          };
         case 'design':
-          return { theme: { fontFamily: 'custom', customFont: { family: 'Brand', fileName: value, assetId: 'ast_1', format: 'woff2', url: 'https://cdn.example.test/b.woff2' } } };
+          return {
+            theme: {
+              fontFamily: 'custom',
+              customFont: { family: 'Brand', fileName: value, assetId: 'ast_1', format: 'woff2', url: 'https://cdn.example.test/b.woff2' },
+            },
+          };
         default:
           return { values: { fld_name: value, fld_email: 'hostile@example.com' } };
       }
@@ -696,11 +994,14 @@ describe('forms-api: fuzzing the write endpoints', () => {
       }
     };
 
-    const cases = BODY_ENDPOINT_NAMES.flatMap((name) => [
-      [name, 'a NUL character', () => JSON.stringify(carrying(name, NUL))],
-      [name, 'a lone surrogate', () => JSON.stringify(carrying(name, LONE_SURROGATE))],
-      [name, '5,000 levels of nesting', () => JSON.stringify(nesting(name, DEEP_MARKER)).replace(`"${DEEP_MARKER}"`, deepJson(5000))],
-    ] as Array<[string, string, () => string]>);
+    const cases = BODY_ENDPOINT_NAMES.flatMap(
+      (name) =>
+        [
+          [name, 'a NUL character', () => JSON.stringify(carrying(name, NUL))],
+          [name, 'a lone surrogate', () => JSON.stringify(carrying(name, LONE_SURROGATE))],
+          [name, '5,000 levels of nesting', () => JSON.stringify(nesting(name, DEEP_MARKER)).replace(`"${DEEP_MARKER}"`, deepJson(5000))],
+        ] as Array<[string, string, () => string]>,
+    );
 
     it.each(cases)('%s with %s', async (name, what, body) => {
       const e = endpoint(name);
@@ -746,53 +1047,84 @@ describe('forms-api: fuzzing the write endpoints', () => {
     });
   });
 
-  it('public upload: random bytes, names, types and content types get a 201 or a clean 4xx envelope', async () => {
-    const server = api.app.getHttpServer();
-    const optional = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
-    await fc.assert(
-      fc.asyncProperty(
-        fc.uint8Array({ maxLength: 4096 }),
-        optional(fc.oneof(fc.constantFrom('notes.txt', 'cv.pdf', 'x.png', '../../etc/passwd', 'a\\b.txt', '', 'n'.repeat(300)), headerText(40))),
-        optional(fc.oneof(fc.constantFrom('text/plain', 'image/png', 'application/pdf', 'text/html', 'image/*', ''), headerText(30))),
-        fc.constantFrom('application/octet-stream', 'application/json', 'text/plain', 'multipart/form-data; boundary=x'),
-        idempotencyKeys,
-        async (bytes, fileName, fileType, contentType, idempotencyKey) => {
-          const before = await snapshot();
-          let test = request(server).post(`/api/public/forms/${publicId}/uploads`).set('content-type', contentType);
-          if (fileName !== undefined) test = test.set('x-file-name', fileName);
-          if (fileType !== undefined) test = test.set('x-file-type', fileType);
-          if (idempotencyKey !== undefined) test = test.set('idempotency-key', idempotencyKey);
-          const res = await test.send(Buffer.from(bytes));
-          if (res.status >= 200 && res.status < 300) return;
-          await expectCleanRejection({ fileName, fileType, contentType, size: bytes.length }, res, before);
-        },
-      ),
-      fuzzParameters(UPLOAD_RUNS),
-    );
-  }, 60_000 + UPLOAD_RUNS * 1_000);
+  it(
+    'public upload: random bytes, names, types and content types get a 201 or a clean 4xx envelope',
+    async () => {
+      const server = api.app.getHttpServer();
+      const optional = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
+      await fc.assert(
+        fc.asyncProperty(
+          fc.uint8Array({ maxLength: 4096 }),
+          optional(fc.oneof(fc.constantFrom('notes.txt', 'cv.pdf', 'x.png', '../../etc/passwd', 'a\\b.txt', '', 'n'.repeat(300)), headerText(40))),
+          optional(fc.oneof(fc.constantFrom('text/plain', 'image/png', 'application/pdf', 'text/html', 'image/*', ''), headerText(30))),
+          fc.constantFrom('application/octet-stream', 'application/json', 'text/plain', 'multipart/form-data; boundary=x'),
+          idempotencyKeys,
+          async (bytes, fileName, fileType, contentType, idempotencyKey) => {
+            const before = await snapshot();
+            let test = request(server).post(`/api/public/forms/${publicId}/uploads`).set('content-type', contentType);
+            if (fileName !== undefined) test = test.set('x-file-name', fileName);
+            if (fileType !== undefined) test = test.set('x-file-type', fileType);
+            if (idempotencyKey !== undefined) test = test.set('idempotency-key', idempotencyKey);
+            const res = await test.send(Buffer.from(bytes));
+            if (res.status >= 200 && res.status < 300) return;
+            await expectCleanRejection({ fileName, fileType, contentType, size: bytes.length }, res, before);
+          },
+        ),
+        fuzzParameters(UPLOAD_RUNS),
+      );
+    },
+    60_000 + UPLOAD_RUNS * 1_000,
+  );
 
-  it('malformed path segments in every route: a 4xx, with the error envelope on the API routes', async () => {
-    const routes = appRoutes(api.app).filter((route) => route.path !== '/healthz' && route.path !== '/readyz');
-    const realIds = (): Record<string, string> => ({ form_id: formId, public_id: publicId, step_id: 'stp_one', field_id: 'fld_name', submission_id: 'sbm_missing', upload_id: upload.id, file: 'missing.js' });
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...routes.map((route) => `${route.method} ${route.path}`)), malformedPathSegments, fc.nat(), idempotencyKeys, async (route, segment, which, idempotencyKey) => {
-        const [method, template] = route.split(' ');
-        const params = [...template.matchAll(/:([a-z_]+)/g)].map((m) => m[1]);
-        // One parameter replaced by the segment, the others real; a path without parameters gets it appended.
-        const replaced = params[which % Math.max(params.length, 1)];
-        const path = params.length ? template.replace(/:([a-z_]+)/g, (_, name: string) => (name === replaced ? segment : realIds()[name])) : `${template}/${segment}`;
-        const before = await snapshot();
-        let test = api.as(path.startsWith('/api/v1') ? undefined : '')[method.toLowerCase() as Endpoint['method'] | 'get'](path).set('content-type', 'application/json');
-        if (idempotencyKey !== undefined) test = test.set('idempotency-key', idempotencyKey);
-        const res = await test.send('{}');
-        if (path.startsWith('/f/') || path.startsWith('/favicon')) {
-          // The hosted page and its assets answer with HTML or files, not the JSON envelope.
-          expect({ path, status: res.status, isClientError: res.status >= 400 && res.status < 500 }).toEqual({ path, status: res.status, isClientError: true });
-          return;
-        }
-        await expectCleanRejection({ route, path: path.slice(0, 200) }, res, before);
-      }),
-      fuzzParameters(PATH_RUNS),
-    );
-  }, 60_000 + PATH_RUNS * 300);
+  it(
+    'malformed path segments in every route: a 4xx, with the error envelope on the API routes',
+    async () => {
+      const routes = appRoutes(api.app).filter((route) => route.path !== '/healthz' && route.path !== '/readyz');
+      const realIds = (): Record<string, string> => ({
+        form_id: formId,
+        public_id: publicId,
+        step_id: 'stp_one',
+        field_id: 'fld_name',
+        submission_id: 'sbm_missing',
+        upload_id: upload.id,
+        file: 'missing.js',
+      });
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...routes.map((route) => `${route.method} ${route.path}`)),
+          malformedPathSegments,
+          fc.nat(),
+          idempotencyKeys,
+          async (route, segment, which, idempotencyKey) => {
+            const [method, template] = route.split(' ');
+            const params = [...template.matchAll(/:([a-z_]+)/g)].map((m) => m[1]);
+            // One parameter replaced by the segment, the others real; a path without parameters gets it appended.
+            const replaced = params[which % Math.max(params.length, 1)];
+            const path = params.length
+              ? template.replace(/:([a-z_]+)/g, (_, name: string) => (name === replaced ? segment : realIds()[name]))
+              : `${template}/${segment}`;
+            const before = await snapshot();
+            let test = api
+              .as(path.startsWith('/api/v1') ? undefined : '')
+              [method.toLowerCase() as Endpoint['method'] | 'get'](path)
+              .set('content-type', 'application/json');
+            if (idempotencyKey !== undefined) test = test.set('idempotency-key', idempotencyKey);
+            const res = await test.send('{}');
+            if (path.startsWith('/f/') || path.startsWith('/favicon')) {
+              // The hosted page and its assets answer with HTML or files, not the JSON envelope.
+              expect({ path, status: res.status, isClientError: res.status >= 400 && res.status < 500 }).toEqual({
+                path,
+                status: res.status,
+                isClientError: true,
+              });
+              return;
+            }
+            await expectCleanRejection({ route, path: path.slice(0, 200) }, res, before);
+          },
+        ),
+        fuzzParameters(PATH_RUNS),
+      );
+    },
+    60_000 + PATH_RUNS * 300,
+  );
 });

@@ -32,7 +32,13 @@ export interface FormsApiHarness {
 }
 
 /** Every test speaks from 127.0.0.1 into one shared Redis: public limits are off unless a test sets them. */
-const PUBLIC_LIMITS_OFF = { FORMS_SUBMISSIONS_PER_IP: '0', FORMS_SUBMISSIONS_PER_FORM: '0', FORMS_UPLOADS_PER_IP: '0', FORMS_UPLOADS_PER_FORM: '0', FORMS_HOSTED_PAGES_PER_IP: '0' };
+const PUBLIC_LIMITS_OFF = {
+  FORMS_SUBMISSIONS_PER_IP: '0',
+  FORMS_SUBMISSIONS_PER_FORM: '0',
+  FORMS_UPLOADS_PER_IP: '0',
+  FORMS_UPLOADS_PER_FORM: '0',
+  FORMS_HOSTED_PAGES_PER_IP: '0',
+};
 
 /** Boots forms-api on a fresh database with one account. */
 export async function formsApi(env: Record<string, string> = {}): Promise<FormsApiHarness> {

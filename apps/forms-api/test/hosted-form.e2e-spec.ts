@@ -29,7 +29,16 @@ const draft = {
       fields: [
         { id: 'fld_name', type: 'text', label: 'Your name', required: true },
         { id: 'fld_email', type: 'email', label: 'Email address', required: true },
-        { id: 'fld_drinks', type: 'single_choice', label: 'Do you drink coffee daily?', required: true, options: [{ label: 'Yes', value: 'yes' }, { label: 'No', value: 'no' }] },
+        {
+          id: 'fld_drinks',
+          type: 'single_choice',
+          label: 'Do you drink coffee daily?',
+          required: true,
+          options: [
+            { label: 'Yes', value: 'yes' },
+            { label: 'No', value: 'no' },
+          ],
+        },
         { id: 'fld_campaign', type: 'hidden', label: 'Campaign', name: 'campaign', dataType: 'text' },
       ],
     },
@@ -38,7 +47,16 @@ const draft = {
       id: 'stp_taste',
       title: 'Your taste',
       fields: [
-        { id: 'fld_milk', type: 'single_choice', label: 'Milk or no milk?', required: true, options: [{ label: 'Black', value: 'black' }, { label: 'With milk', value: 'milk' }] },
+        {
+          id: 'fld_milk',
+          type: 'single_choice',
+          label: 'Milk or no milk?',
+          required: true,
+          options: [
+            { label: 'Black', value: 'black' },
+            { label: 'With milk', value: 'milk' },
+          ],
+        },
         { id: 'fld_rating', type: 'rating', label: 'How much do you like bitterness?', max: 5 },
       ],
     },

@@ -46,7 +46,13 @@ describe('forms-api: limits on the public endpoints', () => {
   afterAll(() => api?.close());
 
   const publishedForm = async (harness = api): Promise<string> => {
-    const created = (await harness.as().post('/api/v1/forms').send({ draftSchema: draft(`Form ${randomInt(1e9)}`) }).expect(201)).body.data;
+    const created = (
+      await harness
+        .as()
+        .post('/api/v1/forms')
+        .send({ draftSchema: draft(`Form ${randomInt(1e9)}`) })
+        .expect(201)
+    ).body.data;
     await harness.as().post(`/api/v1/forms/${created.id}/publish`).send({}).expect(200);
     return created.public_id as string;
   };
@@ -140,7 +146,10 @@ describe('forms-api: limits on the public endpoints', () => {
       const form = await publishedForm();
       const ip = newIp();
       for (let i = 0; i < 4; i++) await page(form, ip).expect(200);
-      const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+      const browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+      });
       try {
         const tab = await browser.newPage({ extraHTTPHeaders: { 'x-forwarded-for': ip } });
         await api.app.listen(0, '127.0.0.1');
@@ -161,7 +170,10 @@ describe('forms-api: limits on the public endpoints', () => {
     try {
       const form = await publishedForm(direct);
       const spoofed = () =>
-        request(direct.app.getHttpServer()).post(`/api/public/forms/${form}/submissions`).set('x-forwarded-for', newIp()).send({ fld_email: 'someone@example.com' });
+        request(direct.app.getHttpServer())
+          .post(`/api/public/forms/${form}/submissions`)
+          .set('x-forwarded-for', newIp())
+          .send({ fld_email: 'someone@example.com' });
       const statuses = [];
       for (let i = 0; i < 4; i++) statuses.push((await spoofed()).status);
       // Four "different" forwarded addresses from one socket address share the per-IP budget of 3.

@@ -20,12 +20,28 @@ const quizDraft = () => ({
       id: 'stp_team',
       title: 'Your team',
       fields: [
-        { id: 'fld_size', type: 'single_choice', label: 'Team size', required: true, options: [{ label: 'Just me', value: 'solo' }, { label: 'Many', value: 'team' }] },
+        {
+          id: 'fld_size',
+          type: 'single_choice',
+          label: 'Team size',
+          required: true,
+          options: [
+            { label: 'Just me', value: 'solo' },
+            { label: 'Many', value: 'team' },
+          ],
+        },
         { id: 'fld_source', type: 'hidden', label: 'Source', name: 'utm_source', dataType: 'text' },
       ],
     },
     { id: 'stp_team_details', title: 'Team details', fields: [{ id: 'fld_seats', type: 'number', label: 'Seats', required: true, min: 2 }] },
-    { id: 'stp_contact', title: 'Contact', fields: [{ id: 'fld_email', type: 'email', label: 'Email', required: true }, { id: 'fld_score', type: 'rating', label: 'How sure are you?' }] },
+    {
+      id: 'stp_contact',
+      title: 'Contact',
+      fields: [
+        { id: 'fld_email', type: 'email', label: 'Email', required: true },
+        { id: 'fld_score', type: 'rating', label: 'How sure are you?' },
+      ],
+    },
   ],
   workflow: {
     enabled: true,
@@ -78,9 +94,16 @@ describe('forms-api: publish, submissions and the hosted page', () => {
     });
 
     it('400 when the draft is not publishable, naming the problem', async () => {
-      const { body } = await api.as().post('/api/v1/forms').send({ draftSchema: { steps: [{ title: 'A', fields: [{ type: 'dropdown', label: 'Empty', options: [] }] }] } }).expect(201);
+      const { body } = await api
+        .as()
+        .post('/api/v1/forms')
+        .send({ draftSchema: { steps: [{ title: 'A', fields: [{ type: 'dropdown', label: 'Empty', options: [] }] }] } })
+        .expect(201);
       const res = await api.as().post(`/api/v1/forms/${body.data.id}/publish`).send({}).expect(400);
-      expect(res.body.error).toMatchObject({ code: 'draft_not_publishable', details: { field: expect.stringMatching(/^draftSchema\.steps\[0\]\.fields\[0\]/) } });
+      expect(res.body.error).toMatchObject({
+        code: 'draft_not_publishable',
+        details: { field: expect.stringMatching(/^draftSchema\.steps\[0\]\.fields\[0\]/) },
+      });
       expect((await api.as().get(`/api/v1/forms/${body.data.id}`)).body.published_schema).toBeNull();
     });
 
@@ -142,7 +165,12 @@ describe('forms-api: publish, submissions and the hosted page', () => {
       const res = await submit({ fld_size: 'solo', fld_email: 'Solo@Example.com', fld_score: 4 }).expect(201);
       expect(Object.keys(res.body).sort()).toEqual(['submission', 'thank_you']);
       expect(res.body.thank_you).toMatchObject({ id: 'tys_basic', title: 'Basic suits you' });
-      expect(res.body.submission).toMatchObject({ id: expect.stringMatching(/^sbm_/), formId, completedStepIds: ['stp_team', 'stp_contact'], quiz: { endingId: 'end_basic' } });
+      expect(res.body.submission).toMatchObject({
+        id: expect.stringMatching(/^sbm_/),
+        formId,
+        completedStepIds: ['stp_team', 'stp_contact'],
+        quiz: { endingId: 'end_basic' },
+      });
     });
 
     it('accepts the wrapper with hidden values and returns redirect_to for a redirecting screen', async () => {
@@ -159,8 +187,19 @@ describe('forms-api: publish, submissions and the hosted page', () => {
       const record = stored.body.data;
       expect(Object.keys(record).sort()).toEqual(['answers', 'answersByFieldId', 'event', 'eventId', 'fields', 'form', 'meta', 'submission']);
       expect(record.answersByFieldId).toEqual({ fld_size: 'team', fld_source: 'newsletter', fld_seats: 12, fld_email: 'team@example.com' });
-      expect(record.meta).toMatchObject({ source: 'api', analyticsSessionId: 'ses_wrapper_1', marketingTrackingAllowed: true, viewerCountry: 'DE', hiddenValues: { utm_source: 'newsletter' } });
-      expect(record.answers.find((a: { fieldId: string }) => a.fieldId === 'fld_size')).toMatchObject({ label: 'Team size', type: 'single_choice', value: 'team', text: 'Many' });
+      expect(record.meta).toMatchObject({
+        source: 'api',
+        analyticsSessionId: 'ses_wrapper_1',
+        marketingTrackingAllowed: true,
+        viewerCountry: 'DE',
+        hiddenValues: { utm_source: 'newsletter' },
+      });
+      expect(record.answers.find((a: { fieldId: string }) => a.fieldId === 'fld_size')).toMatchObject({
+        label: 'Team size',
+        type: 'single_choice',
+        value: 'team',
+        text: 'Many',
+      });
       expect(record.form).toMatchObject({ id: formId, publicId, publishedVersion: 1 });
     });
 
@@ -214,7 +253,10 @@ describe('forms-api: publish, submissions and the hosted page', () => {
       expect([...times].sort()).toEqual(times);
       const first = await api.as().get(`/api/v1/forms/${formId}/submissions?limit=1`).expect(200);
       expect(first.body.data).toHaveLength(1);
-      const after = await api.as().get(`/api/v1/forms/${formId}/submissions?after=${encodeURIComponent(times[0])}&limit=100`).expect(200);
+      const after = await api
+        .as()
+        .get(`/api/v1/forms/${formId}/submissions?after=${encodeURIComponent(times[0])}&limit=100`)
+        .expect(200);
       expect(after.body.data.every((r: { submission: { createdAt: string } }) => r.submission.createdAt > times[0])).toBe(true);
       const form = await api.as().get(`/api/v1/forms/${formId}`).expect(200);
       expect(form.body.data.responses_count).toBe(all.body.data.length);
@@ -269,7 +311,10 @@ describe('forms-api: publish, submissions and the hosted page', () => {
 
     it('accepts public submissions without a key, recorded as hosted_form', async () => {
       const server = api.app.getHttpServer();
-      const res = await request(server).post(`/api/public/forms/${publicId}/submissions`).send({ values: { fld_size: 'solo', fld_email: 'pub@example.com' } }).expect(201);
+      const res = await request(server)
+        .post(`/api/public/forms/${publicId}/submissions`)
+        .send({ values: { fld_size: 'solo', fld_email: 'pub@example.com' } })
+        .expect(201);
       const stored = await api.as().get(`/api/v1/forms/${formId}/submissions/${res.body.submission.id}`).expect(200);
       expect(stored.body.data.meta.source).toBe('hosted_form');
       expect(stored.body.data.form.publishedVersion).toBe(2);
@@ -294,7 +339,8 @@ describe('forms-api: publish, submissions and the hosted page', () => {
       const prisma = api.app.get(FormsPrisma);
       const { body } = await api.as().post('/api/v1/forms').send({ workspaceId: api.main.workspaceId, draftSchema: quizDraft() }).expect(201);
       await api.as().post(`/api/v1/forms/${body.data.id}/publish`).send({}).expect(200);
-      const publicSubmit = () => request(server).post(`/api/public/forms/${body.data.public_id}/submissions`).send({ fld_size: 'solo', fld_email: 'late@example.com' });
+      const publicSubmit = () =>
+        request(server).post(`/api/public/forms/${body.data.public_id}/submissions`).send({ fld_size: 'solo', fld_email: 'late@example.com' });
       await publicSubmit().expect(201);
       const stored = () => prisma.formSubmission.count({ where: { form_id: body.data.id } });
       expect(await stored()).toBe(1);

@@ -67,13 +67,17 @@ describe('forms-api: file uploads', () => {
     if (fileType !== undefined) test = test.set('x-file-type', fileType);
     return test.send(data);
   };
-  const upload = async (data: Buffer, fileName: string, fileType: string, publicId = form.publicId): Promise<Uploaded> => (await uploadTo(publicId, data, fileName, fileType).expect(201)).body;
+  const upload = async (data: Buffer, fileName: string, fileType: string, publicId = form.publicId): Promise<Uploaded> =>
+    (await uploadTo(publicId, data, fileName, fileType).expect(201)).body;
   const submit = (body: object, formId = form.id) => api.as().post(`/api/v1/forms/${formId}/submissions`).send(body);
   const download = (path: string, key?: string) => api.as(key).get(path).buffer(true).parse(binary);
   const urlPath = (url: string) => new URL(url).pathname;
   const uploadDir = mkdtempSync(join(tmpdir(), 'forms-uploads-'));
   /** Every file under the upload directory, partial ones included. */
-  const storedFiles = () => readdirSync(uploadDir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
+  const storedFiles = () =>
+    readdirSync(uploadDir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => join(entry.parentPath, entry.name));
   const counts = async () => ({ uploads: await prisma.formUpload.count(), submissions: await prisma.formSubmission.count(), files: storedFiles().length });
 
   beforeAll(async () => {
@@ -81,7 +85,10 @@ describe('forms-api: file uploads', () => {
     prisma = api.app.get(FormsPrisma);
     form = await createForm(fileDraft('Job application'));
     otherForm = await createForm(fileDraft('Other application'));
-    plainForm = await createForm({ settings: { name: 'No files' }, steps: [{ id: 'stp_1', title: 'One', fields: [{ id: 'fld_email', type: 'email', label: 'Email' }] }] });
+    plainForm = await createForm({
+      settings: { name: 'No files' },
+      steps: [{ id: 'stp_1', title: 'One', fields: [{ id: 'fld_email', type: 'email', label: 'Email' }] }],
+    });
   });
   afterAll(async () => {
     await api?.close();
@@ -120,7 +127,8 @@ describe('forms-api: file uploads', () => {
       const name = 'Lebenslauf für Jörg; "final".pdf';
       const file = await upload(data, name, 'application/pdf');
       const photo = await upload(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 1, 2, 3]), 'me.png', 'image/png');
-      const attachedAt = async () => (await prisma.formUpload.findMany({ where: { id: { in: [file.id, photo.id] } }, select: { attached_at: true } })).map((row) => row.attached_at);
+      const attachedAt = async () =>
+        (await prisma.formUpload.findMany({ where: { id: { in: [file.id, photo.id] } }, select: { attached_at: true } })).map((row) => row.attached_at);
       expect(await attachedAt()).toEqual([null, null]);
       const res = await submit({ values: { fld_email: 'joerg@example.com', fld_cv: [file, photo] } }).expect(201);
       // Attached uploads are kept past the clean-up's retention period.
@@ -142,7 +150,10 @@ describe('forms-api: file uploads', () => {
 
     it('the hosted form submits the same way, and a single file object counts as a one-file answer', async () => {
       const file = await upload(pdfBytes(), 'cv.pdf', 'application/pdf');
-      const res = await request(server()).post(`/api/public/forms/${form.publicId}/submissions`).send({ fld_email: 'pub@example.com', fld_cv: file }).expect(201);
+      const res = await request(server())
+        .post(`/api/public/forms/${form.publicId}/submissions`)
+        .send({ fld_email: 'pub@example.com', fld_cv: file })
+        .expect(201);
       const stored = await api.as().get(`/api/v1/forms/${form.id}/submissions/${res.body.submission.id}`).expect(200);
       expect(stored.body.data.answersByFieldId.fld_cv).toEqual([file]);
       expect(stored.body.data.meta.source).toBe('hosted_form');
@@ -198,7 +209,11 @@ describe('forms-api: file uploads', () => {
     });
 
     it('more files than maxFiles is refused', async () => {
-      const files = [await upload(pdfBytes(), '1.pdf', 'application/pdf'), await upload(pdfBytes(), '2.pdf', 'application/pdf'), await upload(pdfBytes(), '3.pdf', 'application/pdf')];
+      const files = [
+        await upload(pdfBytes(), '1.pdf', 'application/pdf'),
+        await upload(pdfBytes(), '2.pdf', 'application/pdf'),
+        await upload(pdfBytes(), '3.pdf', 'application/pdf'),
+      ];
       const res = await submit({ values: { fld_email: 'a@example.com', fld_cv: files } }).expect(400);
       expect(res.body.error).toMatchObject({ code: 'too_many_files', details: { field: 'values.fld_cv' } });
     });
@@ -256,8 +271,15 @@ describe('forms-api: file uploads', () => {
 
     it('raw bytes sent to any other route: 415 unsupported_media_type', async () => {
       for (const path of [`/api/public/forms/${form.publicId}/submissions`, '/api/v1/forms']) {
-        const res = await request(server()).post(path).set('authorization', `Bearer ${api.main.key}`).set('content-type', 'application/octet-stream').send(pdfBytes());
-        expect({ status: res.status, error: res.body.error }).toEqual({ status: 415, error: expect.objectContaining({ type: 'invalid_request', code: 'unsupported_media_type' }) });
+        const res = await request(server())
+          .post(path)
+          .set('authorization', `Bearer ${api.main.key}`)
+          .set('content-type', 'application/octet-stream')
+          .send(pdfBytes());
+        expect({ status: res.status, error: res.body.error }).toEqual({
+          status: 415,
+          error: expect.objectContaining({ type: 'invalid_request', code: 'unsupported_media_type' }),
+        });
       }
     });
 
@@ -319,7 +341,19 @@ describe('forms-api: file uploads', () => {
       const { port } = http.address() as AddressInfo;
       const res = await new Promise<{ status: number; body: string }>((resolve) => {
         const req = httpRequest(
-          { port, host: '127.0.0.1', method: 'POST', path: `/api/public/forms/${form.publicId}/uploads`, headers: { connection: 'close', 'content-type': 'application/octet-stream', 'transfer-encoding': 'chunked', 'x-file-name': 'huge.pdf', 'x-file-type': 'application/pdf' } },
+          {
+            port,
+            host: '127.0.0.1',
+            method: 'POST',
+            path: `/api/public/forms/${form.publicId}/uploads`,
+            headers: {
+              connection: 'close',
+              'content-type': 'application/octet-stream',
+              'transfer-encoding': 'chunked',
+              'x-file-name': 'huge.pdf',
+              'x-file-type': 'application/pdf',
+            },
+          },
           (response) => {
             const chunks: Buffer[] = [];
             response.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -50,7 +50,9 @@ describe('forms-worker: removing unattached uploads', () => {
     expect((await queue.getJobSchedulers()).map((scheduler) => scheduler.key)).toContain('remove-unattached-uploads');
 
     await prisma.workspace.create({ data: { id: 'wrk_1', name: 'W' } });
-    await prisma.form.create({ data: { id: 'frm_1', workspace_id: 'wrk_1', title: 'F', status: 'published', draft_schema: {}, draft_updated_at: new Date(), public_id: 'pub_1' } });
+    await prisma.form.create({
+      data: { id: 'frm_1', workspace_id: 'wrk_1', title: 'F', status: 'published', draft_schema: {}, draft_updated_at: new Date(), public_id: 'pub_1' },
+    });
     const now = Date.now();
     const uploads = {
       upl_old: { ageHours: 25, attached: false },
@@ -74,7 +76,15 @@ describe('forms-worker: removing unattached uploads', () => {
     }
     // An upload from before files left the database: its bytes are in the row.
     await prisma.formUpload.create({
-      data: { id: 'upl_legacy', form_id: 'frm_1', file_name: 'old.pdf', mime_type: 'application/pdf', size: 3, data: new Uint8Array([1, 2, 3]), created_at: new Date(now - 30 * HOUR) },
+      data: {
+        id: 'upl_legacy',
+        form_id: 'frm_1',
+        file_name: 'old.pdf',
+        mime_type: 'application/pdf',
+        size: 3,
+        data: new Uint8Array([1, 2, 3]),
+        created_at: new Date(now - 30 * HOUR),
+      },
     });
 
     // Files of a form deleted since (its rows went with it).

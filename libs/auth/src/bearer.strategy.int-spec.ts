@@ -6,8 +6,14 @@ import { BearerStrategy } from './bearer.strategy';
 import { FailedAuthLimiter } from './failed-authentication';
 import { CredentialVerifier, Principal } from './principal';
 
-const principal = (credentialId: string, subjectId = 'wsp_1'): Principal =>
-  ({ credentialType: 'workspace_api_key', credentialId, subjectId, scopes: [], expiresAt: null, credential: {} });
+const principal = (credentialId: string, subjectId = 'wsp_1'): Principal => ({
+  credentialType: 'workspace_api_key',
+  credentialId,
+  subjectId,
+  scopes: [],
+  expiresAt: null,
+  credential: {},
+});
 
 /** A verifier over a fixed token table that counts its (database) lookups and marks. */
 class TableVerifier implements CredentialVerifier {
@@ -46,7 +52,12 @@ describe('BearerStrategy (real Redis)', () => {
     const redis = new AuthRedis(config);
     const bus = new AuthChangeBus(config, redis);
     opened.push({ bus, redis });
-    const verifier = new TableVerifier(new Map([['good', principal('key_good')], ['other', principal('key_other')]]));
+    const verifier = new TableVerifier(
+      new Map([
+        ['good', principal('key_good')],
+        ['other', principal('key_other')],
+      ]),
+    );
     return { verifier, bus, bearer: new BearerStrategy(verifier, config, new FailedAuthLimiter(redis, config), bus) };
   }
 
@@ -57,7 +68,11 @@ describe('BearerStrategy (real Redis)', () => {
     }
   });
 
-  const refusalOf = (promise: Promise<unknown>) => promise.then(() => Promise.reject(new Error('expected a refusal')), (error: DomainError) => error);
+  const refusalOf = (promise: Promise<unknown>) =>
+    promise.then(
+      () => Promise.reject(new Error('expected a refusal')),
+      (error: DomainError) => error,
+    );
 
   it('verifies once, then serves the cached principal, marking every use', async () => {
     const { verifier, bearer } = strategy();

@@ -10,7 +10,10 @@ describe('LastUsedRecorder', () => {
 
   it('writes at most once per interval per credential, passing the staleness bound', () => {
     const writes: [string, number, number][] = [];
-    const { recorder: r } = recorder(async (id, when, staleBefore) => void writes.push([id, when.getTime() - at(0).getTime(), staleBefore.getTime() - at(0).getTime()]), 1_000);
+    const { recorder: r } = recorder(
+      async (id, when, staleBefore) => void writes.push([id, when.getTime() - at(0).getTime(), staleBefore.getTime() - at(0).getTime()]),
+      1_000,
+    );
     r.record('key_a', at(0));
     r.record('key_a', at(999));
     r.record('key_b', at(500));

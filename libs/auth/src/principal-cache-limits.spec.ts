@@ -1,8 +1,14 @@
 import { Principal } from './principal';
 import { PrincipalCache } from './principal-cache';
 
-const principal = (credentialId: string, expiresAt: Date | null = null): Principal =>
-  ({ credentialType: 'workspace_api_key', credentialId, subjectId: 'wsp_1', scopes: [], expiresAt, credential: {} });
+const principal = (credentialId: string, expiresAt: Date | null = null): Principal => ({
+  credentialType: 'workspace_api_key',
+  credentialId,
+  subjectId: 'wsp_1',
+  scopes: [],
+  expiresAt,
+  credential: {},
+});
 
 describe('PrincipalCache limits', () => {
   it('keys entries by a SHA-256 of the token, never the token itself', () => {

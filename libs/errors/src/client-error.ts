@@ -1,7 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 
-
 interface ClientError {
   code?: string;
 }

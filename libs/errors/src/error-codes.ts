@@ -2,8 +2,14 @@ import { defineErrorCodes, errorFactory } from './registry';
 
 /** The codes both services can return (HTTP edges, authentication, paging, idempotency, limits, outages). */
 export const SHARED_ERROR_CODES = defineErrorCodes({
-  validation_failed: { type: 'invalid_request', description: 'A field is missing, has the wrong type, or holds a value outside its rules; `details.field` names it.' },
-  invalid_json: { type: 'invalid_request', description: 'The body is not valid JSON, is empty while declaring JSON, or its length does not match Content-Length.' },
+  validation_failed: {
+    type: 'invalid_request',
+    description: 'A field is missing, has the wrong type, or holds a value outside its rules; `details.field` names it.',
+  },
+  invalid_json: {
+    type: 'invalid_request',
+    description: 'The body is not valid JSON, is empty while declaring JSON, or its length does not match Content-Length.',
+  },
   invalid_characters: { type: 'invalid_request', description: 'A string holds a NUL character or an unpaired surrogate, which cannot be stored.' },
   input_too_deep: { type: 'invalid_request', description: 'The body nests objects or arrays deeper than the service accepts.' },
   unsupported_media_type: { type: 'invalid_request', status: 415, description: 'The body is sent with a media type the route does not take.' },
@@ -27,7 +33,10 @@ export const SHARED_ERROR_CODES = defineErrorCodes({
   invalid_limit: { type: 'invalid_request', description: 'The page size is not a whole number in the allowed range.' },
   idempotency_key_reused: { type: 'conflict', description: 'The Idempotency-Key was used before with a different request.' },
   idempotency_key_in_progress: { type: 'conflict', description: 'A request with this Idempotency-Key is still running; retry shortly.' },
-  invalid_idempotency_key: { type: 'invalid_request', description: 'The Idempotency-Key header is empty, too long, or holds characters other than visible ASCII.' },
+  invalid_idempotency_key: {
+    type: 'invalid_request',
+    description: 'The Idempotency-Key header is empty, too long, or holds characters other than visible ASCII.',
+  },
   rate_limited: { type: 'invalid_request', status: 429, description: 'Too many requests; wait the number of seconds in `Retry-After`.' },
   internal_error: { type: 'api_error', description: 'An unexpected failure on our side; it is logged with the request id.' },
   service_unavailable: { type: 'api_error', status: 503, description: 'A data store is unreachable for a moment; retry after `Retry-After` seconds.' },

@@ -15,7 +15,7 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = toErrorResponse(exception);
-    if (response.unexpected) this.logger.error(exception instanceof Error ? exception.stack ?? exception.message : String(exception));
+    if (response.unexpected) this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
     else if (response.status === 503) this.warnOutage(exception);
     const { httpAdapter } = this.adapterHost;
     const reply = host.switchToHttp().getResponse<unknown>();

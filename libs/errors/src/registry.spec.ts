@@ -16,7 +16,12 @@ describe('error registry', () => {
   });
 
   it('names the field of an invalid request', () => {
-    expect(errors.invalid('too_many_widgets', 'x', 'count').toBody()).toEqual({ type: 'invalid_request', code: 'too_many_widgets', message: 'x', details: { field: 'count' } });
+    expect(errors.invalid('too_many_widgets', 'x', 'count').toBody()).toEqual({
+      type: 'invalid_request',
+      code: 'too_many_widgets',
+      message: 'x',
+      details: { field: 'count' },
+    });
     expect(errors.invalid('too_many_widgets', 'x').toBody()).not.toHaveProperty('details');
   });
 

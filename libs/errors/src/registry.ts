@@ -83,7 +83,7 @@ export function renderErrorReference(title: string, intro: string, registry: Err
   return [
     `# ${title}`,
     '',
-    '<!-- Generated from the service\'s error registry; regenerate with `UPDATE_ERROR_DOCS=1 npm run test:unit -- error-reference`. -->',
+    "<!-- Generated from the service's error registry; regenerate with `UPDATE_ERROR_DOCS=1 npm run test:unit -- error-reference`. -->",
     '',
     intro,
     '',

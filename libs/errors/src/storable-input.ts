@@ -1,7 +1,6 @@
 import type { DomainError } from './domain-error';
 import { SharedErrors } from './error-codes';
 
-
 /** Deeper than any document our APIs accept; deeper input would only exhaust the stack of the validators. */
 export const MAX_INPUT_DEPTH = 64;
 

@@ -53,7 +53,9 @@ describe('toErrorResponse', () => {
     it('maps a unique violation to 409 already_exists naming the fields other than workspace_id', () => {
       expect(toErrorResponse(prismaError('P2002', { target: ['workspace_id', 'email'] }))).toEqual({
         status: 409,
-        body: { error: { type: 'conflict', code: 'already_exists', message: 'A record with the same unique value already exists.', details: { field: 'email' } } },
+        body: {
+          error: { type: 'conflict', code: 'already_exists', message: 'A record with the same unique value already exists.', details: { field: 'email' } },
+        },
         headers: {},
         unexpected: false,
       });
@@ -103,7 +105,11 @@ describe('toErrorResponse', () => {
           unexpected: false,
         });
       }
-      expect(toErrorResponse(new MethodNotAllowedException('nope')).body.error).toEqual({ type: 'invalid_request', code: 'method_not_allowed', message: 'nope' });
+      expect(toErrorResponse(new MethodNotAllowedException('nope')).body.error).toEqual({
+        type: 'invalid_request',
+        code: 'method_not_allowed',
+        message: 'nope',
+      });
     });
 
     it('answers an unknown route with a fixed message', () => {
@@ -144,7 +150,11 @@ describe('toErrorResponse', () => {
         unexpected: false,
       });
       const media = Object.assign(new Error('Unsupported Media Type'), { code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE', statusCode: 415 });
-      expect(toErrorResponse(media).body.error).toEqual({ type: 'invalid_request', code: 'unsupported_media_type', message: 'Send request bodies as application/json.' });
+      expect(toErrorResponse(media).body.error).toEqual({
+        type: 'invalid_request',
+        code: 'unsupported_media_type',
+        message: 'Send request bodies as application/json.',
+      });
       const json = Object.assign(new Error('Body is not valid JSON but content-type is set to json'), { code: 'FST_ERR_CTP_INVALID_JSON_BODY' });
       expect(toErrorResponse(json)).toMatchObject({ status: 400, body: { error: { code: 'invalid_json', message: 'The request body is not valid JSON.' } } });
       const empty = Object.assign(new Error('empty'), { code: 'FST_ERR_CTP_EMPTY_JSON_BODY', statusCode: 400 });

@@ -1,6 +1,5 @@
 import { SharedErrors } from './error-codes';
 
-
 /** What a client is told to wait before retrying while Redis or PostgreSQL is unreachable. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
@@ -8,7 +7,6 @@ export const ServiceUnavailable = () =>
   SharedErrors.fail('service_unavailable', `The service cannot reach its data store right now. Retry after ${UNAVAILABLE_RETRY_AFTER_SECONDS} seconds.`, {
     headers: { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
   });
-
 
 // ioredis: a command that could not be sent or answered (Redis down, or slower than REDIS_COMMAND_TIMEOUT_MS).
 const REDIS_OUTAGE_NAMES = new Set(['MaxRetriesPerRequestError']);

@@ -4,8 +4,11 @@ import { IsInt, IsString, Max, ValidateNested } from 'class-validator';
 import { DomainError } from './domain-error';
 import { createValidationPipe, firstFailure } from './validation';
 
-const failure = (property: string, constraints?: Record<string, string>, children: ValidationError[] = []): ValidationError =>
-  ({ property, constraints, children });
+const failure = (property: string, constraints?: Record<string, string>, children: ValidationError[] = []): ValidationError => ({
+  property,
+  constraints,
+  children,
+});
 
 describe('firstFailure', () => {
   it('names the first failing property and its first constraint', () => {

@@ -22,8 +22,17 @@ describe('IdempotencyInterceptor keys and release (real Redis)', () => {
 
   function call(key: string | string[] | undefined, handle: () => Observable<unknown>, options: { tenant?: string; body?: unknown; statusCode?: number } = {}) {
     const reply = { statusCode: options.statusCode ?? 201, status: jest.fn(), header: jest.fn() };
-    const request = { method: 'POST', url: '/v1/things', body: options.body ?? { a: 1 }, headers: { 'idempotency-key': key }, user: { subjectId: options.tenant ?? 'wsp_1' } };
-    const context = { switchToHttp: () => ({ getRequest: () => request, getResponse: () => reply }), getHandler: () => function handler() {} } as unknown as ExecutionContext;
+    const request = {
+      method: 'POST',
+      url: '/v1/things',
+      body: options.body ?? { a: 1 },
+      headers: { 'idempotency-key': key },
+      user: { subjectId: options.tenant ?? 'wsp_1' },
+    };
+    const context = {
+      switchToHttp: () => ({ getRequest: () => request, getResponse: () => reply }),
+      getHandler: () => function handler() {},
+    } as unknown as ExecutionContext;
     const next: CallHandler = { handle };
     return { reply, run: () => firstValueFrom(interceptor.intercept(context, next)) };
   }

@@ -151,7 +151,9 @@ describe('Idempotency-Key (real Redis)', () => {
   it('frees the key of a crashed holder once its short lease runs out', async () => {
     const key = randomUUID();
     // What a process that died mid-request leaves behind: a running entry nobody refreshes.
-    const fingerprint = createHash('sha256').update(`POST /things\n${canonicalJson({ n: 1 })}`).digest('hex');
+    const fingerprint = createHash('sha256')
+      .update(`POST /things\n${canonicalJson({ n: 1 })}`)
+      .digest('hex');
     await redis.set(redisKeyOf(key), JSON.stringify({ fingerprint, state: 'running', owner: 'crashed' }), 'PX', LEASE_MS);
     const started = Date.now();
     const res = await post('/things', key, { n: 1 }).expect(201);

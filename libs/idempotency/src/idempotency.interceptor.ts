@@ -95,7 +95,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
     const tenant = request.user?.subjectId ?? 'anonymous';
     const redisKey = `idempotency:${tenant}:${createHash('sha256').update(key).digest('hex')}`;
-    const fingerprint = createHash('sha256').update(`${request.method} ${request.url}\n${canonicalJson(request.body)}`).digest('hex');
+    const fingerprint = createHash('sha256')
+      .update(`${request.method} ${request.url}\n${canonicalJson(request.body)}`)
+      .digest('hex');
     const running = JSON.stringify({ fingerprint, state: 'running', owner: randomUUID() } satisfies StoredEntry);
     const declaredStatus = Reflect.getMetadata(HTTP_CODE_METADATA, context.getHandler()) as number | undefined;
 
@@ -118,9 +120,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
   /** Refreshes the lease while the request runs. A failed refresh is left alone: the lease then lapses, as after a crash. */
   private keepAlive(redisKey: string, running: string): NodeJS.Timeout {
-    return setInterval(() => {
-      this.redis.eval(REFRESH_IF_OWNED, 1, redisKey, running, this.leaseMs).catch(() => undefined);
-    }, Math.max(1, Math.floor(this.leaseMs / 3)));
+    return setInterval(
+      () => {
+        this.redis.eval(REFRESH_IF_OWNED, 1, redisKey, running, this.leaseMs).catch(() => undefined);
+      },
+      Math.max(1, Math.floor(this.leaseMs / 3)),
+    );
   }
 
   private async release(redisKey: string, running: string): Promise<void> {

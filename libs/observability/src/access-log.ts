@@ -29,8 +29,7 @@ export function registerAccessLog(fastify: FastifyInstance, config: AppConfig): 
   fastify.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url;
     const status = reply.statusCode;
-    const skipped =
-      (route !== undefined && NEVER_LOGGED.has(route)) || (status === 401 && (sampleEvery === 0 || unauthenticated++ % sampleEvery !== 0));
+    const skipped = (route !== undefined && NEVER_LOGGED.has(route)) || (status === 401 && (sampleEvery === 0 || unauthenticated++ % sampleEvery !== 0));
     if (!skipped) {
       const line = { method: request.method, route: route ?? '(unmatched)', status, duration_ms: Math.round(reply.elapsedTime * 10) / 10 };
       if (status >= 500) request.log.error(line, 'request');

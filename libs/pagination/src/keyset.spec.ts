@@ -80,7 +80,13 @@ describe('keysetList', () => {
   });
 
   it('ends with has_more false and no cursor', async () => {
-    const page = await keysetList(codec, 's', { limit: '5' }, async () => rows, (r) => r.id.toUpperCase());
+    const page = await keysetList(
+      codec,
+      's',
+      { limit: '5' },
+      async () => rows,
+      (r) => r.id.toUpperCase(),
+    );
     expect(page).toEqual({ data: ['SUB_3', 'SUB_2', 'SUB_1'], pagination: { has_more: false, next_cursor: null } });
   });
 });

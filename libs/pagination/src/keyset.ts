@@ -40,9 +40,7 @@ export function cursorFor(codec: CursorCodec, scope: string, row: { created_at: 
 
 /** The Prisma `where` fragment for "after this position" in newest-first order (empty on page 1). */
 export function keysetWhere(page: KeysetPage) {
-  return page.after
-    ? { OR: [{ created_at: { lt: page.after.created_at } }, { created_at: page.after.created_at, id: { lt: page.after.id } }] }
-    : {};
+  return page.after ? { OR: [{ created_at: { lt: page.after.created_at } }, { created_at: page.after.created_at, id: { lt: page.after.id } }] } : {};
 }
 
 /** One newest-first page: reads limit and cursor, fetches limit + 1 rows, maps them and signs the next cursor. */

@@ -4,7 +4,13 @@ import { toPage } from './page';
 describe('toPage at the page boundary', () => {
   const LIMIT = 3;
   const rows = (count: number) => Array.from({ length: count }, (_, i) => i + 1);
-  const page = (count: number) => toPage(rows(count), LIMIT, (n) => `row${n}`, (n) => `after${n}`);
+  const page = (count: number) =>
+    toPage(
+      rows(count),
+      LIMIT,
+      (n) => `row${n}`,
+      (n) => `after${n}`,
+    );
 
   it('limit - 1 rows: all of them, no more', () => {
     expect(page(LIMIT - 1)).toEqual({ data: ['row1', 'row2'], pagination: { has_more: false, next_cursor: null } });

@@ -88,7 +88,12 @@ describe('parseLimit', () => {
 
 describe('toPage', () => {
   it('uses the extra row only to set has_more', () => {
-    const page = toPage([1, 2, 3], 2, (n) => n * 10, (n) => `c${n}`);
+    const page = toPage(
+      [1, 2, 3],
+      2,
+      (n) => n * 10,
+      (n) => `c${n}`,
+    );
     expect(page).toEqual({ data: [10, 20], pagination: { has_more: true, next_cursor: 'c2' } });
     expect(toPage([1], 2, (n) => n, String).pagination).toEqual({ has_more: false, next_cursor: null });
   });

@@ -40,5 +40,4 @@ export class RateLimitGuard implements CanActivate {
     if (used > this.limit) throw TooManyRequests(resetSeconds);
     return true;
   }
-
 }

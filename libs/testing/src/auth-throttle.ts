@@ -4,7 +4,12 @@ import request from 'supertest';
 import { uniqueQueuePrefix } from './databases';
 
 /** The failed-auth limit the suite runs under, with its own Redis counters. */
-export const failedAuthLimitEnv = () => ({ AUTH_FAILURE_LIMIT: '5', AUTH_FAILURE_WINDOW_SECONDS: '60', AUTH_CACHE_TTL_MS: '60000', QUEUE_PREFIX: uniqueQueuePrefix() });
+export const failedAuthLimitEnv = () => ({
+  AUTH_FAILURE_LIMIT: '5',
+  AUTH_FAILURE_WINDOW_SECONDS: '60',
+  AUTH_CACHE_TTL_MS: '60000',
+  QUEUE_PREFIX: uniqueQueuePrefix(),
+});
 
 export interface AuthThrottleTarget {
   app: INestApplication;

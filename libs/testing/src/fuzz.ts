@@ -44,7 +44,14 @@ export function fuzzParameters<T>(defaultRuns: number): fc.Parameters<T> {
 
 /** Header-safe text (tab, printable ASCII, Latin-1): Node refuses to send anything else. */
 export const headerText = (maxLength: number) =>
-  fc.string({ unit: fc.oneof(fc.constant('\t'), fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), fc.integer({ min: 0x80, max: 0xff }).map((c) => String.fromCharCode(c))), maxLength });
+  fc.string({
+    unit: fc.oneof(
+      fc.constant('\t'),
+      fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
+      fc.integer({ min: 0x80, max: 0xff }).map((c) => String.fromCharCode(c)),
+    ),
+    maxLength,
+  });
 
 /** No key, a fresh one, one of three reused ones (same key, another body or path), or a malformed one. */
 export const idempotencyKeys = fc.oneof(
@@ -56,8 +63,35 @@ export const idempotencyKeys = fc.oneof(
 
 /** Path segments a router, a percent-decoder or a database may choke on. */
 export const malformedPathSegments = fc.oneof(
-  fc.constantFrom('%ff', '%', '%z', '%zz', '%e2%82', '%c0%ae', '%ed%a0%80', '%f4%90%80%80', '%00', '%01', '%0a', '%0d%0a', '%7f', '%1b%5b31m', '..', '%2e%2e', '.',
-    '%2f', '%5c', '..%2f..%2f', '%25', '%u0041', 'id_%00', '%ef%bf%bf', '%f0%9f%92%a9', '\u00ff\u00e9', '%C3%A9'),
+  fc.constantFrom(
+    '%ff',
+    '%',
+    '%z',
+    '%zz',
+    '%e2%82',
+    '%c0%ae',
+    '%ed%a0%80',
+    '%f4%90%80%80',
+    '%00',
+    '%01',
+    '%0a',
+    '%0d%0a',
+    '%7f',
+    '%1b%5b31m',
+    '..',
+    '%2e%2e',
+    '.',
+    '%2f',
+    '%5c',
+    '..%2f..%2f',
+    '%25',
+    '%u0041',
+    'id_%00',
+    '%ef%bf%bf',
+    '%f0%9f%92%a9',
+    '\u00ff\u00e9',
+    '%C3%A9',
+  ),
   fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }).map(encodeURIComponent),
   fc.string({ unit: fc.integer({ min: 0, max: 0x1f }).map((c) => String.fromCharCode(c)), minLength: 1, maxLength: 4 }).map(encodeURIComponent),
   fc.integer({ min: 101, max: 12_000 }).map((n) => 'x'.repeat(n)),

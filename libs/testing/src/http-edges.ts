@@ -96,7 +96,10 @@ export function describeHttpEdges(service: string, boot: () => Promise<EdgeTarge
     });
 
     it('414 path_too_long in the envelope for a path parameter over 100 characters', async () => {
-      const res = await http().get(`${target.itemPrefix}${'a'.repeat(101)}`).set('authorization', target.authorization).expect(414);
+      const res = await http()
+        .get(`${target.itemPrefix}${'a'.repeat(101)}`)
+        .set('authorization', target.authorization)
+        .expect(414);
       expect(res.body).toEqual(envelope('path_too_long'));
     });
 

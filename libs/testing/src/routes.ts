@@ -8,7 +8,11 @@ export interface AppRoute {
   path: string;
 }
 
-const join = (...parts: string[]) => `/${parts.flatMap((p) => p.split('/')).filter(Boolean).join('/')}`;
+const join = (...parts: string[]) =>
+  `/${parts
+    .flatMap((p) => p.split('/'))
+    .filter(Boolean)
+    .join('/')}`;
 
 /** Every controller route of a Nest app, read from the decorators' metadata (what a test can check it covers). */
 export function appRoutes(app: INestApplication): AppRoute[] {

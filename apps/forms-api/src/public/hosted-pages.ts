@@ -37,7 +37,10 @@ export class HostedPages {
     const key = `${form.publicId}:${form.version}:${form.status}`;
     let body = this.pages.get(key);
     if (!body) {
-      body = form.status === 'closed' ? encode(renderUnavailablePage(`${form.title} is closed and no longer accepts responses.`)) : await this.renderForm(form, form.schema);
+      body =
+        form.status === 'closed'
+          ? encode(renderUnavailablePage(`${form.title} is closed and no longer accepts responses.`))
+          : await this.renderForm(form, form.schema);
       if (this.pages.size >= MAX_CACHED_PAGES) this.pages.delete(this.pages.keys().next().value as string);
       this.pages.set(key, body);
     }

@@ -59,7 +59,11 @@ describe('email access (real PostgreSQL and Redis)', () => {
     await db?.drop();
   });
 
-  const refusalOf = (promise: Promise<unknown>) => promise.then(() => Promise.reject(new Error('expected a refusal')), (error: DomainError) => error);
+  const refusalOf = (promise: Promise<unknown>) =>
+    promise.then(
+      () => Promise.reject(new Error('expected a refusal')),
+      (error: DomainError) => error,
+    );
 
   describe('createWorkspace', () => {
     it('creates the workspace, trimmed, with an all-scopes default key stored only as a hash', async () => {
@@ -98,7 +102,12 @@ describe('email access (real PostgreSQL and Redis)', () => {
       const expiresAt = new Date(clock.current.getTime() + 60_000);
       const issued = await service.createApiKey(workspace_id, { scopes: ['tags:read', 'subscribers:read', 'tags:read'], name: 'Reporting', expiresAt });
       const key = await prisma.apiKey.findUniqueOrThrow({ where: { id: issued.id } });
-      expect(key).toMatchObject({ name: 'Reporting', scopes: ['subscribers:read', 'tags:read'], expires_at: expiresAt, secret_hash: hashApiKey(issued.api_key) });
+      expect(key).toMatchObject({
+        name: 'Reporting',
+        scopes: ['subscribers:read', 'tags:read'],
+        expires_at: expiresAt,
+        secret_hash: hashApiKey(issued.api_key),
+      });
       const unnamed = await service.createApiKey(workspace_id, { scopes: ['tags:read'] });
       expect(await prisma.apiKey.findUniqueOrThrow({ where: { id: unnamed.id } })).toMatchObject({ name: 'API key', expires_at: null });
     });
@@ -134,11 +143,18 @@ describe('email access (real PostgreSQL and Redis)', () => {
 
       const revoked = await service.createApiKey(workspace_id, { scopes: ['tags:read'] });
       await service.revokeApiKey(revoked.id);
-      expect(await refusalOf(verifier.verify(revoked.api_key))).toMatchObject({ status: 401, code: 'credential_revoked', message: 'This API key was revoked.' });
+      expect(await refusalOf(verifier.verify(revoked.api_key))).toMatchObject({
+        status: 401,
+        code: 'credential_revoked',
+        message: 'This API key was revoked.',
+      });
 
       const rotated = await service.createApiKey(workspace_id, { scopes: ['tags:read'] });
       await prisma.apiKey.update({ where: { id: rotated.id }, data: { status: 'rotated' } });
-      expect(await refusalOf(verifier.verify(rotated.api_key))).toMatchObject({ code: 'credential_revoked', message: 'This API key was replaced by a newer key.' });
+      expect(await refusalOf(verifier.verify(rotated.api_key))).toMatchObject({
+        code: 'credential_revoked',
+        message: 'This API key was replaced by a newer key.',
+      });
 
       const expiring = await service.createApiKey(workspace_id, { scopes: ['tags:read'], expiresAt: new Date(clock.current.getTime() + 1_000) });
       await expect(verifier.verify(expiring.api_key)).resolves.toMatchObject({ credentialId: expiring.id });
@@ -211,7 +227,10 @@ describe('credentialView', () => {
 
   it('calls an active key past its expiry expired, at the very instant, and leaves other statuses alone', () => {
     expect(credentialView({ ...key, expires_at: now }, now).status).toBe('expired');
-    expect(credentialView({ ...key, expires_at: new Date(now.getTime() + 1) }, now)).toMatchObject({ status: 'active', expires_at: '2026-06-01T00:00:00.001Z' });
+    expect(credentialView({ ...key, expires_at: new Date(now.getTime() + 1) }, now)).toMatchObject({
+      status: 'active',
+      expires_at: '2026-06-01T00:00:00.001Z',
+    });
     expect(credentialView({ ...key, status: 'revoked', expires_at: now, revoked_at: now }, now)).toMatchObject({
       status: 'revoked',
       revoked_at: '2026-06-01T00:00:00.000Z',

@@ -8,11 +8,22 @@ import { EmailCredentialVerifier } from './credential-verifier';
 const config = { appBaseUrl: 'https://app.example.test', docsBaseUrl: 'https://docs.example.test' } as AppConfig;
 // insufficientScope needs neither the database nor the clock.
 const verifier = new EmailCredentialVerifier({} as AccessRepository, new Clock(), config);
-const principal = (scopes: string[]): Principal => ({ credentialType: 'workspace_api_key', credentialId: 'key_1', subjectId: 'wsp_1', scopes, expiresAt: null, credential: {} });
+const principal = (scopes: string[]): Principal => ({
+  credentialType: 'workspace_api_key',
+  credentialId: 'key_1',
+  subjectId: 'wsp_1',
+  scopes,
+  expiresAt: null,
+  credential: {},
+});
 
 describe('EmailCredentialVerifier.insufficientScope', () => {
   it('builds the 403 with required, missing and replacement scopes in canonical order and the recovery links', () => {
-    const error = verifier.insufficientScope(principal(['tags:read', 'analytics:read']), ['tags:write', 'subscribers:read'], ['tags:write', 'subscribers:read']);
+    const error = verifier.insufficientScope(
+      principal(['tags:read', 'analytics:read']),
+      ['tags:write', 'subscribers:read'],
+      ['tags:write', 'subscribers:read'],
+    );
     expect([error.status, error.type, error.code]).toEqual([403, 'permission_error', 'insufficient_scope']);
     expect(error.message).toBe('This API key lacks subscribers:read, tags:write. Replace it with a key that also has those scopes.');
     expect(error.details).toBeUndefined();

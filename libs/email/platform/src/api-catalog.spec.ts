@@ -5,7 +5,10 @@ describe('API catalog (RFC 9727)', () => {
 
   it('lists the v1 API and links its OpenAPI document, documentation and metadata', () => {
     const { linkset } = buildApiCatalog(config);
-    expect(linkset[0]).toEqual({ anchor: 'https://api.example.com/.well-known/api-catalog', item: [expect.objectContaining({ href: 'https://api.example.com/v1' })] });
+    expect(linkset[0]).toEqual({
+      anchor: 'https://api.example.com/.well-known/api-catalog',
+      item: [expect.objectContaining({ href: 'https://api.example.com/v1' })],
+    });
     expect(linkset[1]).toEqual({
       anchor: 'https://api.example.com/v1',
       'service-desc': [{ href: 'https://api.example.com/v1/openapi.json', type: 'application/vnd.oai.openapi+json' }],

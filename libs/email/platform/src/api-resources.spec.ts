@@ -31,7 +31,11 @@ describe('API resource groups', () => {
 
   it(`puts every contract operation in its namespace (reads ${CONTRACT_OPERATIONS}, which development and CI have beside the repository)`, () => {
     if (!existsSync(CONTRACT_OPERATIONS)) throw new Error(`contract operation list not found at ${CONTRACT_OPERATIONS}`);
-    const groups = JSON.parse(readFileSync(CONTRACT_OPERATIONS, 'utf8')) as Array<{ namespace: string; name: string; operations: Array<{ operation_id: string; path: string }> }>;
+    const groups = JSON.parse(readFileSync(CONTRACT_OPERATIONS, 'utf8')) as Array<{
+      namespace: string;
+      name: string;
+      operations: Array<{ operation_id: string; path: string }>;
+    }>;
     const published = groups.filter((g) => g.namespace !== 'discovery');
     expect(API_RESOURCE_GROUPS.map((g) => [g.key, g.name])).toEqual(published.map((g) => [g.namespace, g.name]));
     for (const group of groups) {

@@ -72,9 +72,7 @@ export class PublicApiMcpDto {
   @ApiProperty({ enum: ['streamable_http'] }) recommended_transport!: 'streamable_http';
   @ApiProperty({ type: 'array', items: { type: 'string', enum: ['streamable_http', 'stdio'] } }) supported_transports!: string[];
   @ApiPropertyOptional({ type: [String], nullable: true, description: 'Only when called through the MCP server.' }) active_toolsets?: string[] | null;
-  @ApiPropertyOptional({ type: [String], nullable: true, description: 'Only when called through the MCP server.' }) active_operation_ids?:
-    | string[]
-    | null;
+  @ApiPropertyOptional({ type: [String], nullable: true, description: 'Only when called through the MCP server.' }) active_operation_ids?: string[] | null;
   @ApiPropertyOptional({ description: 'Only when called through the MCP server.' }) read_only?: boolean;
 }
 

@@ -96,7 +96,10 @@ describe('CapabilitiesCatalog', () => {
   });
 
   it('considers only gated operations the app implements', () => {
-    const without = new CapabilitiesCatalog(OPERATIONS.filter((o) => o.operationId !== 'createBroadcast'), config);
+    const without = new CapabilitiesCatalog(
+      OPERATIONS.filter((o) => o.operationId !== 'createBroadcast'),
+      config,
+    );
     expect(without.gatedFor(['broadcasts:write', 'sequences:write'])).toEqual([]);
   });
 

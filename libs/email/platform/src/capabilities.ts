@@ -3,12 +3,7 @@ import { EMAIL_SCOPES } from '@email/access';
 import { API_VERSION, buildApiMetadata } from './api-metadata';
 import { ApiOperationInfo } from './api-operations';
 import { API_RESOURCE_GROUPS, isPlatformPath, resourceGroupFor } from './api-resources';
-import {
-  CapabilitiesDto,
-  CapabilityLimitationDto,
-  CapabilityOperationDto,
-  CapabilityResourceDto,
-} from './capabilities.dto';
+import { CapabilitiesDto, CapabilityLimitationDto, CapabilityOperationDto, CapabilityResourceDto } from './capabilities.dto';
 import type { DeliveryConnectionState } from '@email/delivery';
 import { EVENT_PATTERNS, EVENT_TYPES, WEBHOOK_SIGNING } from '@email/events';
 

@@ -115,7 +115,9 @@ function operationSection(op: ApiOperationInfo, writer: SchemaWriter): string[] 
     out.push('Parameters:', '');
     for (const p of parameters) {
       const schema = p.schema ? writer.resolveSchema(p.schema) : undefined;
-      out.push(`- \`${p.name}\` (${p.in}, ${schema ? writer.typeOf(schema) : 'string'}, ${p.required ? 'required' : 'optional'})${suffix(p.description, schema)}`);
+      out.push(
+        `- \`${p.name}\` (${p.in}, ${schema ? writer.typeOf(schema) : 'string'}, ${p.required ? 'required' : 'optional'})${suffix(p.description, schema)}`,
+      );
     }
     out.push('');
   }

@@ -26,7 +26,11 @@ export class AccountsRepository {
    * so two concurrent sign-ups cannot both take one: a taken email is 409 `account_exists`, a taken username is
    * `username_taken` (nothing is written; the caller tries another).
    */
-  async createAccount(owner: { id: string; email: string; username: string }, workspace: { id: string; name: string }, key: NewFormsKey): Promise<'created' | 'username_taken'> {
+  async createAccount(
+    owner: { id: string; email: string; username: string },
+    workspace: { id: string; name: string },
+    key: NewFormsKey,
+  ): Promise<'created' | 'username_taken'> {
     try {
       await this.prisma.$transaction([
         this.prisma.owner.create({ data: owner }),
@@ -36,7 +40,8 @@ export class AccountsRepository {
       ]);
       return 'created';
     } catch (error) {
-      if (isUniqueViolation(error, 'owners_email_key')) throw FormsErrors.fail('account_exists', 'An account with this email already exists.', { details: { field: 'email' } });
+      if (isUniqueViolation(error, 'owners_email_key'))
+        throw FormsErrors.fail('account_exists', 'An account with this email already exists.', { details: { field: 'email' } });
       if (isUniqueViolation(error, 'owners_username_key')) return 'username_taken';
       throw error;
     }

@@ -69,7 +69,12 @@ export class AccountsService {
   }
 
   private async freeUsername(localPart: string): Promise<string> {
-    const base = localPart.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 30) || 'user';
+    const base =
+      localPart
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '')
+        .slice(0, 30) || 'user';
     for (let attempt = 0; ; attempt++) {
       const candidate = attempt === 0 ? base : `${base}-${attempt + 1}`;
       if (!(await this.repository.usernameTaken(candidate))) return candidate;

@@ -136,7 +136,13 @@ describe('coerceAnswer', () => {
   it('ranking: every option exactly once, in the given order', () => {
     const field = f('ranking', { options: options('a', 'b', 'c') });
     expect(accepted(field, ['c', 'a', 'b'])).toEqual(['c', 'a', 'b']);
-    for (const bad of [['a', 'b'], ['a', 'b', 'b'], ['a', 'b', 'z'], ['a', 'b', 'c', 'a']]) expect(rejected(field, bad)).toBe('invalid_ranking');
+    for (const bad of [
+      ['a', 'b'],
+      ['a', 'b', 'b'],
+      ['a', 'b', 'z'],
+      ['a', 'b', 'c', 'a'],
+    ])
+      expect(rejected(field, bad)).toBe('invalid_ranking');
   });
 
   it('checkbox: booleans, "true"/"false" and "on"', () => {

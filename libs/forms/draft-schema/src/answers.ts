@@ -18,7 +18,8 @@ const SIGNATURE_MAX = 300_000;
 const OTHER_MAX = 500;
 const NUMERIC = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
-const isBlank = (raw: unknown) => raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '') || (Array.isArray(raw) && raw.length === 0);
+const isBlank = (raw: unknown) =>
+  raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '') || (Array.isArray(raw) && raw.length === 0);
 const asText = (raw: unknown) => (typeof raw === 'string' ? raw : typeof raw === 'number' && Number.isFinite(raw) ? String(raw) : undefined);
 
 function asNumber(raw: unknown): number | undefined {
@@ -122,9 +123,17 @@ function uploadedFile(raw: unknown): UploadedFile | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const { id, fileName, mimeType, size, url: address } = raw as Record<string, unknown>;
   const valid =
-    typeof id === 'string' && id !== '' && typeof fileName === 'string' && fileName !== '' && fileName.length <= 255 &&
-    typeof mimeType === 'string' && typeof size === 'number' && Number.isInteger(size) && size >= 0 &&
-    typeof address === 'string' && isHttpUrl(address);
+    typeof id === 'string' &&
+    id !== '' &&
+    typeof fileName === 'string' &&
+    fileName !== '' &&
+    fileName.length <= 255 &&
+    typeof mimeType === 'string' &&
+    typeof size === 'number' &&
+    Number.isInteger(size) &&
+    size >= 0 &&
+    typeof address === 'string' &&
+    isHttpUrl(address);
   return valid ? { id, fileName, mimeType, size, url: address } : undefined;
 }
 

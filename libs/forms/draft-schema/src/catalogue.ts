@@ -35,7 +35,10 @@ const scaleLabels = {
 /** Every field type with its own properties and their defaults (for docs and agent tool descriptions). */
 export const FIELD_CATALOGUE: Readonly<Record<FieldType, FieldTypeDoc>> = {
   text: { description: 'One line of text.', properties: { minLength: { description: 'Fewest characters accepted.' }, maxLength: maxLength('text') } },
-  long_text: { description: 'Several lines of text.', properties: { minLength: { description: 'Fewest characters accepted.' }, maxLength: maxLength('long_text') } },
+  long_text: {
+    description: 'Several lines of text.',
+    properties: { minLength: { description: 'Fewest characters accepted.' }, maxLength: maxLength('long_text') },
+  },
   email: { description: 'An email address (stored lower-case).', properties: {} },
   number: {
     description: 'A number.',
@@ -45,11 +48,20 @@ export const FIELD_CATALOGUE: Readonly<Record<FieldType, FieldTypeDoc>> = {
       allowDecimals: { description: 'When false, only whole numbers; treated as true when omitted.' },
     },
   },
-  phone: { description: 'A phone number, stored in E.164 (+4930123456).', properties: { defaultCountry: { description: 'ISO country (US, GB, DE, …) assumed for numbers typed without +.' } } },
+  phone: {
+    description: 'A phone number, stored in E.164 (+4930123456).',
+    properties: { defaultCountry: { description: 'ISO country (US, GB, DE, …) assumed for numbers typed without +.' } },
+  },
   url: { description: 'A web address (http or https).', properties: {} },
-  date: { description: 'A calendar day (YYYY-MM-DD).', properties: { minDate: { description: 'Earliest day, YYYY-MM-DD.' }, maxDate: { description: 'Latest day, YYYY-MM-DD.' } } },
+  date: {
+    description: 'A calendar day (YYYY-MM-DD).',
+    properties: { minDate: { description: 'Earliest day, YYYY-MM-DD.' }, maxDate: { description: 'Latest day, YYYY-MM-DD.' } },
+  },
   time: { description: 'A time of day (HH:MM).', properties: {} },
-  single_choice: { description: 'Pick one option (radio buttons).', properties: { options, allowOther: { description: 'Lets the respondent type an answer that is not an option.' } } },
+  single_choice: {
+    description: 'Pick one option (radio buttons).',
+    properties: { options, allowOther: { description: 'Lets the respondent type an answer that is not an option.' } },
+  },
   multiple_choice: {
     description: 'Pick several options (checkboxes).',
     properties: { options, minSelections: { description: 'Fewest options to pick.' }, maxSelections: { description: 'Most options to pick.' } },

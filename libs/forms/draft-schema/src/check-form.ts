@@ -4,8 +4,7 @@ import { LIMITS } from './limits';
 import { DEFAULT_THANK_YOU_SCREEN_ID, type Field, type FormSettings, type Step } from './model';
 import { fieldValueKind } from './value-kinds';
 
-const duplicateIds = (entries: { key: string; path: PathSegment[] }[], kind: string) =>
-  repeated(entries, 'duplicate_id', `Another ${kind} also uses this id.`);
+const duplicateIds = (entries: { key: string; path: PathSegment[] }[], kind: string) => repeated(entries, 'duplicate_id', `Another ${kind} also uses this id.`);
 
 function checkPaymentAmount(field: Field, path: PathSegment[], index: FormIndex): RawIssue[] {
   if (field.type !== 'payment') return [];
@@ -29,7 +28,12 @@ function checkField(field: Field, path: PathSegment[], index: FormIndex): RawIss
   const issues = checkPaymentAmount(field, path, index);
   if ('options' in field) {
     const options = field.options.map((o, i) => ({ option: o, path: [...path, 'options', i] }));
-    issues.push(...duplicateIds(options.map((o) => ({ key: o.option.id, path: [...o.path, 'id'] })), 'option of this field'));
+    issues.push(
+      ...duplicateIds(
+        options.map((o) => ({ key: o.option.id, path: [...o.path, 'id'] })),
+        'option of this field',
+      ),
+    );
     const values = options.map((o) => ({ key: o.option.value, path: [...o.path, 'value'] }));
     issues.push(...repeated(values, 'duplicate_value', 'Another option of this field has the same value.'));
   }
@@ -50,13 +54,23 @@ export function checkForm(steps: readonly Step[], settings: FormSettings, index:
 
   const fields = steps.flatMap((step, s) => step.fields.map((field, f) => ({ field, path: ['steps', s, 'fields', f] })));
   if (fields.length > LIMITS.fields) issues.push(rawIssue(['steps'], 'too_many', `A form has at most ${LIMITS.fields} fields.`));
-  issues.push(...duplicateIds(fields.map(({ field, path }) => ({ key: field.id, path: [...path, 'id'] })), 'field'));
+  issues.push(
+    ...duplicateIds(
+      fields.map(({ field, path }) => ({ key: field.id, path: [...path, 'id'] })),
+      'field',
+    ),
+  );
   const hidden = fields.flatMap(({ field, path }) => (field.type === 'hidden' ? [{ key: field.name, path: [...path, 'name'] }] : []));
   issues.push(...repeated(hidden, 'duplicate_name', 'Another hidden field uses this name.'));
   for (const { field, path } of fields) issues.push(...checkField(field, path, index));
 
   const variables = settings.hidden.variables.map((v, i) => ({ variable: v, path: ['settings', 'hidden', 'variables', i] }));
-  issues.push(...duplicateIds(variables.map(({ variable, path }) => ({ key: variable.id, path: [...path, 'id'] })), 'variable'));
+  issues.push(
+    ...duplicateIds(
+      variables.map(({ variable, path }) => ({ key: variable.id, path: [...path, 'id'] })),
+      'variable',
+    ),
+  );
   const names = variables.map(({ variable, path }) => ({ key: variable.name.toLowerCase(), path: [...path, 'name'] }));
   issues.push(...repeated(names, 'duplicate_name', 'Another variable has this name.'));
   for (const { variable, path } of variables) {

@@ -8,8 +8,16 @@ export function checkQuiz(quiz: Quiz, index: FormIndex): RawIssue[] {
   const mappings = quiz.mappings.map((mapping, i) => ({ mapping, path: ['quiz', 'mappings', i] }));
   const endingIds = new Set(quiz.endings.map((e) => e.id));
   const issues = [
-    ...repeated(endings.map(({ ending, path }) => ({ key: ending.id, path: [...path, 'id'] })), 'duplicate_id', 'Another ending also uses this id.'),
-    ...repeated(mappings.map(({ mapping, path }) => ({ key: mapping.id, path: [...path, 'id'] })), 'duplicate_id', 'Another mapping also uses this id.'),
+    ...repeated(
+      endings.map(({ ending, path }) => ({ key: ending.id, path: [...path, 'id'] })),
+      'duplicate_id',
+      'Another ending also uses this id.',
+    ),
+    ...repeated(
+      mappings.map(({ mapping, path }) => ({ key: mapping.id, path: [...path, 'id'] })),
+      'duplicate_id',
+      'Another mapping also uses this id.',
+    ),
   ];
   for (const { ending, path } of endings) {
     if (!index.screenIds.has(ending.screenId)) issues.push(rawIssue([...path, 'screenId'], 'unknown_reference', 'No thank-you screen has this id.'));
@@ -18,13 +26,7 @@ export function checkQuiz(quiz: Quiz, index: FormIndex): RawIssue[] {
   return issues;
 }
 
-function checkMapping(
-  mapping: Quiz['mappings'][number],
-  path: PathSegment[],
-  quiz: Quiz,
-  endingIds: Set<string>,
-  index: FormIndex,
-): RawIssue[] {
+function checkMapping(mapping: Quiz['mappings'][number], path: PathSegment[], quiz: Quiz, endingIds: Set<string>, index: FormIndex): RawIssue[] {
   const issues: RawIssue[] = [];
   const field = index.fields.get(mapping.fieldId)?.field;
   if (!field) issues.push(rawIssue([...path, 'fieldId'], 'unknown_reference', 'No field has this id.'));

@@ -59,9 +59,7 @@ function checkConditionValue(condition: Condition, kind: ValueKind, field: Field
     }
     case 'list': {
       if (!Array.isArray(value) || value.length === 0) return [rawIssue(at, 'invalid_value', 'Use a list of option values.')];
-      return value.flatMap((v, i) =>
-        options?.has(v) ? [] : [rawIssue([...at, i], 'unknown_reference', `"${v}" is not an option value of this field.`)],
-      );
+      return value.flatMap((v, i) => (options?.has(v) ? [] : [rawIssue([...at, i], 'unknown_reference', `"${v}" is not an option value of this field.`)]));
     }
     case 'presence':
       return [];
@@ -106,7 +104,11 @@ export function checkWorkflow(workflow: Workflow, index: FormIndex): RawIssue[] 
   const ids = (kind: 'conditions' | 'actions') =>
     rules.flatMap(({ rule, path }) => rule[kind].map((item, i) => ({ key: item.id, path: [...path, kind, i, 'id'] })));
   issues.push(
-    ...repeated(rules.map(({ rule, path }) => ({ key: rule.id, path: [...path, 'id'] })), 'duplicate_id', 'Another rule also uses this id.'),
+    ...repeated(
+      rules.map(({ rule, path }) => ({ key: rule.id, path: [...path, 'id'] })),
+      'duplicate_id',
+      'Another rule also uses this id.',
+    ),
     ...repeated(ids('conditions'), 'duplicate_id', 'Another condition also uses this id.'),
     ...repeated(ids('actions'), 'duplicate_id', 'Another action also uses this id.'),
   );

@@ -179,10 +179,7 @@ export interface HiddenField extends FieldBase {
   dataType: 'text' | 'number';
   defaultValue?: string;
 }
-export type PaymentAmount =
-  | { type: 'fixed'; value: number }
-  | { type: 'field'; fieldId: string }
-  | { type: 'variable'; variableId: string };
+export type PaymentAmount = { type: 'fixed'; value: number } | { type: 'field'; fieldId: string } | { type: 'variable'; variableId: string };
 export interface PaymentField extends FieldBase {
   type: 'payment';
   /** ISO 4217, upper case. */

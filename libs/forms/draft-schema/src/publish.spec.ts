@@ -2,8 +2,7 @@ import { draftValidationReport, validateForPublish } from './publish';
 import { draft, realisticInput } from './test-support.fixture';
 
 const pro = { plan: 'pro' } as const;
-const problems = (input: unknown, plan: 'free' | 'pro' | 'business' = 'pro') =>
-  validateForPublish(draft(input), { plan }).map((i) => [i.path, i.code]);
+const problems = (input: unknown, plan: 'free' | 'pro' | 'business' = 'pro') => validateForPublish(draft(input), { plan }).map((i) => [i.path, i.code]);
 const oneStep = (fields: unknown[], extra: Record<string, unknown> = {}) => ({ steps: [{ id: 'stp_a', fields }], ...extra });
 
 it('accepts the realistic form on a paid plan and names the payment gate on free', () => {

@@ -20,7 +20,12 @@ const base = () => ({
     { id: 'stp_b', fields: [] as unknown[] },
   ],
   settings: {
-    hidden: { variables: [{ id: 'var_n', name: 'n', type: 'number' }, { id: 'var_t', name: 't', type: 'text' }] },
+    hidden: {
+      variables: [
+        { id: 'var_n', name: 'n', type: 'number' },
+        { id: 'var_t', name: 't', type: 'text' },
+      ],
+    },
     submissions: { thankYouScreens: [{ id: 'tys_x', title: 'X' }] },
   },
 });
@@ -65,7 +70,10 @@ describe('ids and names', () => {
   });
 
   it('option ids and values are unique within a field (but may repeat across fields)', () => {
-    const options = [{ id: 'opt_1', label: 'A' }, { id: 'opt_1', label: 'B', value: 'A' }];
+    const options = [
+      { id: 'opt_1', label: 'A' },
+      { id: 'opt_1', label: 'B', value: 'A' },
+    ];
     expect(problems({ steps: [{ fields: [{ type: 'dropdown', options }] }] })).toEqual([
       ['steps[0].fields[0].options[0].id', 'duplicate_id'],
       ['steps[0].fields[0].options[0].value', 'duplicate_value'],
@@ -73,7 +81,18 @@ describe('ids and names', () => {
       ['steps[0].fields[0].options[1].value', 'duplicate_value'],
     ]);
     const shared = [{ id: 'opt_1', label: 'A' }];
-    expect(problems({ steps: [{ fields: [{ type: 'dropdown', options: shared }, { type: 'dropdown', options: shared }] }] })).toEqual([]);
+    expect(
+      problems({
+        steps: [
+          {
+            fields: [
+              { type: 'dropdown', options: shared },
+              { type: 'dropdown', options: shared },
+            ],
+          },
+        ],
+      }),
+    ).toEqual([]);
   });
 
   it('hidden field names are unique and number hidden defaults are numeric', () => {
@@ -267,7 +286,9 @@ describe('quiz', () => {
   const quiz = (q: Record<string, unknown>) => problems({ ...base(), quiz: { endings: [{ id: 'end_a', screenId: 'tys_x' }], ...q } });
 
   it('endings point at a thank-you screen or the default one', () => {
-    expect(quiz({ endings: [{ screenId: DEFAULT_THANK_YOU_SCREEN_ID }, { screenId: 'tys_nope' }] })).toEqual([['quiz.endings[1].screenId', 'unknown_reference']]);
+    expect(quiz({ endings: [{ screenId: DEFAULT_THANK_YOU_SCREEN_ID }, { screenId: 'tys_nope' }] })).toEqual([
+      ['quiz.endings[1].screenId', 'unknown_reference'],
+    ]);
   });
 
   it('mappings reference a choice field, one of its option values and (match) an ending', () => {
@@ -298,7 +319,15 @@ describe('quiz', () => {
 
   it('ending and mapping ids are unique', () => {
     const mapping = { id: 'map_1', fieldId: 'fld_choice', optionValue: 'A', endingId: 'end_a' };
-    expect(quiz({ endings: [{ id: 'end_a', screenId: 'tys_x' }, { id: 'end_a', screenId: 'tys_x' }], mappings: [mapping, mapping] })).toEqual([
+    expect(
+      quiz({
+        endings: [
+          { id: 'end_a', screenId: 'tys_x' },
+          { id: 'end_a', screenId: 'tys_x' },
+        ],
+        mappings: [mapping, mapping],
+      }),
+    ).toEqual([
       ['quiz.endings[0].id', 'duplicate_id'],
       ['quiz.endings[1].id', 'duplicate_id'],
       ['quiz.mappings[0].id', 'duplicate_id'],

@@ -2,8 +2,7 @@ import { ID_PATTERN } from './formats';
 import type { Target } from './model';
 import { isRecord } from './object';
 
-export const TARGET_SPELLINGS =
-  '"end", a step id, "thank_you:<screen_id>", {"type":"end"}, {"type":"step","stepId":…} or {"type":"thank_you","screenId":…}';
+export const TARGET_SPELLINGS = '"end", a step id, "thank_you:<screen_id>", {"type":"end"}, {"type":"step","stepId":…} or {"type":"thank_you","screenId":…}';
 
 /**
  * Reads every spelling of a target the API accepts and returns the stored object form, or undefined.

@@ -51,7 +51,13 @@ export const realisticInput = {
       title: 'Your needs',
       description: 'Tell us what you are looking for.',
       fields: [
-        { id: 'fld_goals', type: 'multiple_choice', label: 'Goals', options: [{ label: 'Leads' }, { label: 'Surveys' }, { label: 'Quizzes' }], maxSelections: 2 },
+        {
+          id: 'fld_goals',
+          type: 'multiple_choice',
+          label: 'Goals',
+          options: [{ label: 'Leads' }, { label: 'Surveys' }, { label: 'Quizzes' }],
+          maxSelections: 2,
+        },
         { id: 'fld_seats', type: 'number', label: 'Seats', min: 1, max: 500, allowDecimals: false },
         { id: 'fld_score', type: 'rating', label: 'How happy are you with your current tool?' },
         { id: 'fld_start', type: 'date', label: 'Start date', minDate: '2024-01-01' },

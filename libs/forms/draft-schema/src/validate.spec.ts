@@ -34,7 +34,13 @@ describe('parseDraftSchema: defaults', () => {
       steps: [{ fields: [{ type: 'dropdown', label: 'Pick', options: [{ label: 'A' }, { label: 'B' }] }] }, { title: 'Two' }],
       settings: { hidden: { variables: [{ name: 'n', type: 'number' }] }, submissions: { thankYouScreens: [{ title: 'Bye' }] } },
       workflow: {
-        rules: [{ stepId: 'stp_1', conditions: [{ subject: { type: 'variable', variableId: 'var_1' }, operator: 'is_empty' }], actions: [{ variableId: 'var_1', operation: 'clear' }] }],
+        rules: [
+          {
+            stepId: 'stp_1',
+            conditions: [{ subject: { type: 'variable', variableId: 'var_1' }, operator: 'is_empty' }],
+            actions: [{ variableId: 'var_1', operation: 'clear' }],
+          },
+        ],
       },
       quiz: { endings: [{ screenId: 'tys_1' }], mappings: [{ fieldId: 'fld_1', optionValue: 'A', endingId: 'end_1' }] },
     });
@@ -60,13 +66,26 @@ describe('parseDraftSchema: defaults', () => {
     ['time', {}, {}],
     ['single_choice', { options: [{ label: 'Yes' }], allowOther: true }, { options: [{ id: 'opt_1', label: 'Yes', value: 'Yes' }], allowOther: true }],
     ['multiple_choice', { minSelections: 1, maxSelections: 2 }, { options: [], minSelections: 1, maxSelections: 2 }],
-    ['dropdown', { options: [{ label: 'One', value: '1', imageUrl: 'https://img.example/1.png' }] }, { options: [{ id: 'opt_1', label: 'One', value: '1', imageUrl: 'https://img.example/1.png' }] }],
+    [
+      'dropdown',
+      { options: [{ label: 'One', value: '1', imageUrl: 'https://img.example/1.png' }] },
+      { options: [{ id: 'opt_1', label: 'One', value: '1', imageUrl: 'https://img.example/1.png' }] },
+    ],
     ['checkbox', { required: true }, { required: true }],
     ['rating', {}, { max: 5, icon: 'star' }],
     ['opinion_scale', {}, { min: 1, max: 5 }],
     ['opinion_scale', { min: 0, max: 10, minLabel: 'No', maxLabel: 'Yes' }, { min: 0, max: 10, minLabel: 'No', maxLabel: 'Yes' }],
     ['nps', { minLabel: 'Never' }, { minLabel: 'Never' }],
-    ['ranking', { options: [{ label: 'A' }, { label: 'B' }] }, { options: [{ id: 'opt_1', label: 'A', value: 'A' }, { id: 'opt_2', label: 'B', value: 'B' }] }],
+    [
+      'ranking',
+      { options: [{ label: 'A' }, { label: 'B' }] },
+      {
+        options: [
+          { id: 'opt_1', label: 'A', value: 'A' },
+          { id: 'opt_2', label: 'B', value: 'B' },
+        ],
+      },
+    ],
     ['file_upload', {}, { maxFiles: 1, maxSizeMb: 10, accept: [] }],
     ['signature', {}, {}],
     ['statement', { description: 'Read me' }, { required: false, description: 'Read me' }],
@@ -90,8 +109,14 @@ describe('parseDraftSchema: targets', () => {
     ['thank_you:tys_x', { type: 'thank_you', screenId: 'tys_x' }],
     [`thank_you:${DEFAULT_THANK_YOU_SCREEN_ID}`, { type: 'thank_you', screenId: DEFAULT_THANK_YOU_SCREEN_ID }],
     [{ type: 'end' }, { type: 'end' }],
-    [{ type: 'step', stepId: 'stp_b' }, { type: 'step', stepId: 'stp_b' }],
-    [{ type: 'thank_you', screenId: 'tys_x' }, { type: 'thank_you', screenId: 'tys_x' }],
+    [
+      { type: 'step', stepId: 'stp_b' },
+      { type: 'step', stepId: 'stp_b' },
+    ],
+    [
+      { type: 'thank_you', screenId: 'tys_x' },
+      { type: 'thank_you', screenId: 'tys_x' },
+    ],
   ])('normalizes %j in rules and fallbacks', (spelling, expected) => {
     const schema = draft({ steps, settings: screens, workflow: { rules: [{ stepId: 'stp_a', target: spelling }], fallbacks: { stp_a: spelling } } });
     expect(schema.workflow.rules[0].target).toEqual(expected);
@@ -121,7 +146,10 @@ describe('parseDraftSchema: shape issues', () => {
 
   it('rejects unknown properties everywhere, naming each', () => {
     const issues = issuesOf({
-      ...withFields([{ type: 'multiple_choice', label: 'Q', maxSelection: 2 }, { type: 'dropdown', allowOther: true }]),
+      ...withFields([
+        { type: 'multiple_choice', label: 'Q', maxSelection: 2 },
+        { type: 'dropdown', allowOther: true },
+      ]),
       theme: { primaryColour: '#fff' },
       extra: true,
     });
@@ -228,7 +256,9 @@ describe('parseDraftSchema: theme and round trips', () => {
   });
 
   it('needs customFont when fontFamily is custom', () => {
-    expect(issuesOf(withFields([], { theme: { fontFamily: 'custom' } }))).toEqual([{ path: 'theme.customFont', code: 'required', message: expect.any(String) }]);
+    expect(issuesOf(withFields([], { theme: { fontFamily: 'custom' } }))).toEqual([
+      { path: 'theme.customFont', code: 'required', message: expect.any(String) },
+    ]);
     expect(issuesOf(withFields([], { theme: { fontFamily: 'custom', customFont: null } }))[0].path).toBe('theme.customFont');
   });
 

@@ -1,7 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import {
-  addField, addStep, deleteField, deleteStep, DraftSchema, fieldPositions, mergeTheme, moveField, moveStep, reorderFields, reorderSteps,
-  setStepLogic, stepPositions, updateField, updateStep,
+  addField,
+  addStep,
+  deleteField,
+  deleteStep,
+  DraftSchema,
+  fieldPositions,
+  mergeTheme,
+  moveField,
+  moveStep,
+  reorderFields,
+  reorderSteps,
+  setStepLogic,
+  stepPositions,
+  updateField,
+  updateStep,
 } from '@forms/draft-schema';
 import { FormsService, RevisionGuard } from './forms.service';
 import type { FormsWorkspaceContext } from './workspace-context';
@@ -16,7 +29,13 @@ interface Revised {
 export class DraftEditor {
   constructor(private readonly forms: FormsService) {}
 
-  addStep(workspace: FormsWorkspaceContext, formId: string, input: { title?: unknown; description?: unknown; fields?: unknown }, position: number | undefined, guard: RevisionGuard) {
+  addStep(
+    workspace: FormsWorkspaceContext,
+    formId: string,
+    input: { title?: unknown; description?: unknown; fields?: unknown },
+    position: number | undefined,
+    guard: RevisionGuard,
+  ) {
     return this.write(workspace, formId, guard, (schema) => {
       const { schema: next, step } = addStep(schema, input, position, this.forms.ids);
       return { schema: next, result: { step } };
@@ -31,7 +50,10 @@ export class DraftEditor {
   }
 
   deleteStep(workspace: FormsWorkspaceContext, formId: string, stepId: string, guard: RevisionGuard) {
-    return this.write(workspace, formId, guard, (schema) => ({ schema: deleteStep(schema, stepId).schema, result: { ok: true as const, deleted_step_id: stepId } }));
+    return this.write(workspace, formId, guard, (schema) => ({
+      schema: deleteStep(schema, stepId).schema,
+      result: { ok: true as const, deleted_step_id: stepId },
+    }));
   }
 
   reorderSteps(workspace: FormsWorkspaceContext, formId: string, stepIds: string[], guard: RevisionGuard) {
@@ -48,7 +70,14 @@ export class DraftEditor {
     });
   }
 
-  addField(workspace: FormsWorkspaceContext, formId: string, stepId: string, input: Record<string, unknown>, position: number | undefined, guard: RevisionGuard) {
+  addField(
+    workspace: FormsWorkspaceContext,
+    formId: string,
+    stepId: string,
+    input: Record<string, unknown>,
+    position: number | undefined,
+    guard: RevisionGuard,
+  ) {
     return this.write(workspace, formId, guard, (schema) => {
       const { schema: next, field } = addField(schema, stepId, input, position, this.forms.ids);
       return { schema: next, result: { field } };
@@ -63,7 +92,10 @@ export class DraftEditor {
   }
 
   deleteField(workspace: FormsWorkspaceContext, formId: string, fieldId: string, guard: RevisionGuard) {
-    return this.write(workspace, formId, guard, (schema) => ({ schema: deleteField(schema, fieldId).schema, result: { ok: true as const, deleted_field_id: fieldId } }));
+    return this.write(workspace, formId, guard, (schema) => ({
+      schema: deleteField(schema, fieldId).schema,
+      result: { ok: true as const, deleted_field_id: fieldId },
+    }));
   }
 
   reorderFields(workspace: FormsWorkspaceContext, formId: string, stepId: string, fieldIds: string[], guard: RevisionGuard) {
@@ -94,7 +126,12 @@ export class DraftEditor {
     });
   }
 
-  private async write<T extends object>(workspace: FormsWorkspaceContext, formId: string, guard: RevisionGuard, edit: (schema: DraftSchema) => { schema: DraftSchema; result: T }): Promise<T & Revised> {
+  private async write<T extends object>(
+    workspace: FormsWorkspaceContext,
+    formId: string,
+    guard: RevisionGuard,
+    edit: (schema: DraftSchema) => { schema: DraftSchema; result: T },
+  ): Promise<T & Revised> {
     const written = await this.forms.editDraft(workspace, formId, guard, edit);
     return { ...written.result, draft_revision: written.draft_revision, draft_updated_at: written.draft_updated_at };
   }

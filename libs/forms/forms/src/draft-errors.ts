@@ -5,10 +5,17 @@ import type { DomainError } from '@shared/errors';
 const joinPath = (prefix: string, path: string) => (!prefix ? path : !path ? prefix : path.startsWith('[') ? `${prefix}${path}` : `${prefix}.${path}`);
 
 /** 400 for a draft that does not validate: names the first problem and lists them all in `issues`. */
-export function invalidDraft(issues: DraftIssue[], prefix: string, code: DraftEditCode | 'invalid_draft_schema' | 'draft_not_publishable' = 'invalid_draft_schema'): DomainError {
+export function invalidDraft(
+  issues: DraftIssue[],
+  prefix: string,
+  code: DraftEditCode | 'invalid_draft_schema' | 'draft_not_publishable' = 'invalid_draft_schema',
+): DomainError {
   const listed = issues.map((issue) => ({ ...issue, path: joinPath(prefix, issue.path) }));
   const [first] = listed;
-  return FormsErrors.fail(code, `${first.path ? `${first.path}: ` : ''}${first.message}`, { details: { field: first.path, reason: first.code }, extra: { issues: listed } });
+  return FormsErrors.fail(code, `${first.path ? `${first.path}: ` : ''}${first.message}`, {
+    details: { field: first.path, reason: first.code },
+    extra: { issues: listed },
+  });
 }
 
 /** Maps an editing-operation failure (paths relative to the request body) onto the envelope. */
@@ -20,7 +27,10 @@ export function fromEditError(error: DraftEditError): DomainError {
   if (error instanceof DraftEditConflict) {
     // The change is valid alone but would break another part of the draft; issues name those parts.
     const issues = error.issues?.map((issue) => ({ ...issue, path: joinPath('draftSchema', issue.path) }));
-    return FormsErrors.failAs('conflict', error.code, error.message, { details: { field: joinPath('draftSchema', error.path) }, extra: issues ? { issues } : {} });
+    return FormsErrors.failAs('conflict', error.code, error.message, {
+      details: { field: joinPath('draftSchema', error.path) },
+      extra: issues ? { issues } : {},
+    });
   }
   if (error.issues?.length) return invalidDraft(error.issues, '', error.code);
   return FormsErrors.fail(error.code, error.message, { details: error.path ? { field: error.path, reason: error.code } : { reason: error.code } });

@@ -94,7 +94,7 @@ export class ReorderStepsDto extends RevisionGuardDto {
 }
 
 export class ReorderFieldsDto extends RevisionGuardDto {
-  @ApiProperty({ type: [String], description: "Every field id of the step, in the new order." })
+  @ApiProperty({ type: [String], description: 'Every field id of the step, in the new order.' })
   @IsArray()
   @ArrayMaxSize(1000)
   @IsString({ each: true })

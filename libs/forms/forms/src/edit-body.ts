@@ -12,7 +12,8 @@ export interface EditBody {
 const CONTROL = new Set(['draft_revision', 'force', 'position', 'index']);
 
 export function splitEditBody(body: unknown, { positioned }: { positioned: boolean }): EditBody {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw FormsErrors.invalid('validation_failed', 'The body must be a JSON object.', 'body');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw FormsErrors.invalid('validation_failed', 'The body must be a JSON object.', 'body');
   const raw = body as Record<string, unknown>;
   const guard: RevisionGuard = {};
   if (raw.draft_revision !== undefined) guard.draft_revision = nonNegativeInteger(raw.draft_revision, 'draft_revision');
@@ -47,6 +48,7 @@ export function guardFromQuery(query: Record<string, unknown>): RevisionGuard {
 }
 
 function nonNegativeInteger(value: unknown, field: string): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw FormsErrors.invalid('validation_failed', `${field} must be a non-negative integer.`, field);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
+    throw FormsErrors.invalid('validation_failed', `${field} must be a non-negative integer.`, field);
   return value;
 }

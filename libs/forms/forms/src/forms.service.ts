@@ -70,7 +70,10 @@ export class FormsService {
   async list(workspaces: readonly FormsWorkspaceContext[], query: { limit: number }): Promise<{ data: FormSummary[]; next_cursor: null }> {
     const workspaceIds = workspaces.map((workspace) => workspace.workspaceId);
     const rows = await this.repository.list(workspaceIds, query.limit);
-    const counts = await this.repository.responseCounts(workspaceIds, rows.map((row) => row.id));
+    const counts = await this.repository.responseCounts(
+      workspaceIds,
+      rows.map((row) => row.id),
+    );
     return { data: rows.map((row) => toSummary(row, counts.get(row.id) ?? 0, this.config.formsPublicBaseUrl)), next_cursor: null };
   }
 
@@ -139,7 +142,12 @@ export class FormsService {
    * the revision that was read, so two writers can never both win from the same revision: with a `draft_revision`
    * the loser gets 409; without one (or with `force`) the edit is re-applied to the newer draft.
    */
-  async editDraft<T>(workspace: FormsWorkspaceContext, formId: string, guard: RevisionGuard, edit: (schema: DraftSchema) => DraftEdit<T>): Promise<DraftWriteResult<T>> {
+  async editDraft<T>(
+    workspace: FormsWorkspaceContext,
+    formId: string,
+    guard: RevisionGuard,
+    edit: (schema: DraftSchema) => DraftEdit<T>,
+  ): Promise<DraftWriteResult<T>> {
     const checked = guard.draft_revision !== undefined && !guard.force;
     for (let attempt = 1; ; attempt++) {
       const form = await this.form(workspace, formId);
@@ -153,7 +161,8 @@ export class FormsService {
         draft_schema: outcome.schema,
         at,
       });
-      if (written) return { form: written, result: outcome.result, draft_revision: written.draft_revision, draft_updated_at: unixSeconds(written.draft_updated_at) };
+      if (written)
+        return { form: written, result: outcome.result, draft_revision: written.draft_revision, draft_updated_at: unixSeconds(written.draft_updated_at) };
       if (checked) throw staleRevision(form.draft_revision + 1, guard.draft_revision as number);
       if (attempt >= MAX_WRITE_ATTEMPTS) throw FormsErrors.fail('draft_busy', 'The draft is being changed by other writers right now; retry shortly.');
       await backoff(attempt);

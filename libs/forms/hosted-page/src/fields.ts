@@ -71,10 +71,23 @@ function control(field: Field): string {
       return tag('textarea', { ...base, rows: 4, placeholder: field.placeholder, minlength: field.minLength, maxlength: field.maxLength });
     case 'number': {
       const step = field.allowDecimals === false ? 1 : 'any';
-      return voidTag('input', { ...base, type: 'number', inputmode: field.allowDecimals === false ? 'numeric' : 'decimal', min: field.min, max: field.max, step, placeholder: field.placeholder });
+      return voidTag('input', {
+        ...base,
+        type: 'number',
+        inputmode: field.allowDecimals === false ? 'numeric' : 'decimal',
+        min: field.min,
+        max: field.max,
+        step,
+        placeholder: field.placeholder,
+      });
     }
     case 'dropdown':
-      return tag('select', base, tag('option', { value: '' }, escapeHtml(field.placeholder || 'Select an option')) + field.options.map((o) => tag('option', { value: o.value }, escapeHtml(o.label))).join(''));
+      return tag(
+        'select',
+        base,
+        tag('option', { value: '' }, escapeHtml(field.placeholder || 'Select an option')) +
+          field.options.map((o) => tag('option', { value: o.value }, escapeHtml(o.label))).join(''),
+      );
     case 'text':
       return voidTag('input', { ...base, type: 'text', placeholder: field.placeholder, minlength: field.minLength, maxlength: field.maxLength });
     case 'date':
@@ -117,7 +130,11 @@ function group(field: Field, content: string, attributes: Record<string, Attribu
 }
 
 function label(field: Field): string {
-  return tag('label', { class: field.type === 'checkbox' ? undefined : 'field-label', for: fieldInputId(field.id) }, escapeHtml(field.label) + requiredMarker(field));
+  return tag(
+    'label',
+    { class: field.type === 'checkbox' ? undefined : 'field-label', for: fieldInputId(field.id) },
+    escapeHtml(field.label) + requiredMarker(field),
+  );
 }
 
 function requiredMarker(field: Field): string {
@@ -163,7 +180,12 @@ function fileUpload(field: FileUploadField): string {
   const limits = `Up to ${field.maxFiles} ${field.maxFiles === 1 ? 'file' : 'files'}, ${field.maxSizeMb} MB each.`;
   return (
     tag('p', { class: 'hint', id: fileLimitsId(field) }, limits) +
-    voidTag('input', { ...inputAttributes(field, [fileLimitsId(field)]), type: 'file', multiple: field.maxFiles > 1, accept: field.accept.join(',') || undefined }) +
+    voidTag('input', {
+      ...inputAttributes(field, [fileLimitsId(field)]),
+      type: 'file',
+      multiple: field.maxFiles > 1,
+      accept: field.accept.join(',') || undefined,
+    }) +
     '<ul class="upload-list" aria-live="polite"></ul>'
   );
 }
@@ -198,7 +220,11 @@ function ranking(field: RankingField): string {
       'li',
       { 'data-value': option.value },
       `<span class="rank-label">${name}</span>` +
-        tag('button', { type: 'button', 'data-move': 'up', id: index === 0 ? fieldInputId(field.id) : undefined, 'aria-label': `Move ${option.label} up` }, '↑') +
+        tag(
+          'button',
+          { type: 'button', 'data-move': 'up', id: index === 0 ? fieldInputId(field.id) : undefined, 'aria-label': `Move ${option.label} up` },
+          '↑',
+        ) +
         tag('button', { type: 'button', 'data-move': 'down', 'aria-label': `Move ${option.label} down` }, '↓'),
     );
   });

@@ -115,7 +115,10 @@ const schema: DraftSchema = {
 const redirecting: DraftSchema = {
   ...schema,
   steps: [{ id: 's_only', title: 'Quick question', fields: [{ id: 'q', type: 'text', label: 'Anything to add?', required: false }] }],
-  settings: { ...schema.settings, submissions: { thankYou: { id: DEFAULT_THANK_YOU_SCREEN_ID, title: 'Bye', redirectUrl: 'https://next.test/welcome' }, thankYouScreens: [] } },
+  settings: {
+    ...schema.settings,
+    submissions: { thankYou: { id: DEFAULT_THANK_YOU_SCREEN_ID, title: 'Bye', redirectUrl: 'https://next.test/welcome' }, thankYouScreens: [] },
+  },
   workflow: { version: 1, enabled: true, rules: [], fallbacks: {} },
   quiz: undefined,
 };
@@ -171,11 +174,17 @@ async function startServer(recorded: Recorded): Promise<{ server: Server; origin
       const body = JSON.parse((await readBody(request)).toString('utf8'));
       recorded.submissions.push(body);
       if (body.values.email === 'blocked@example.com') {
-        return json(422, { error: { type: 'validation_error', code: 'invalid_answer', message: 'This address cannot be used.', details: { field: 'values.email' } } });
+        return json(422, {
+          error: { type: 'validation_error', code: 'invalid_answer', message: 'This address cannot be used.', details: { field: 'values.email' } },
+        });
       }
       const result = walk(form, body.values, body.hiddenValues);
       const screen = result.endingScreen;
-      return json(201, { submission: { id: 'sub_1' }, thank_you: { id: screen.id, title: screen.title }, ...(result.redirectTo ? { redirect_to: result.redirectTo } : {}) });
+      return json(201, {
+        submission: { id: 'sub_1' },
+        thank_you: { id: screen.id, title: screen.title },
+        ...(result.redirectTo ? { redirect_to: result.redirectTo } : {}),
+      });
     }
     response.writeHead(url.pathname === '/favicon.ico' ? 204 : 404).end();
   });
@@ -212,7 +221,10 @@ describe('hosted form page in Chromium', () => {
     // Every control has an accessible name; the labels resolve to their controls.
     const unnamed = await page.evaluate(() =>
       Array.from(document.querySelectorAll<HTMLInputElement>('input, select, textarea, button'))
-        .filter((control) => !(control.labels?.length || control.getAttribute('aria-label') || control.getAttribute('aria-labelledby') || control.textContent?.trim()))
+        .filter(
+          (control) =>
+            !(control.labels?.length || control.getAttribute('aria-label') || control.getAttribute('aria-labelledby') || control.textContent?.trim()),
+        )
         .map((control) => control.outerHTML),
     );
     expect(unnamed).toEqual([]);
@@ -297,7 +309,11 @@ describe('hosted form page in Chromium', () => {
     );
 
     expect(recorded.uploads).toHaveLength(1);
-    expect(recorded.uploads[0].headers).toMatchObject({ 'content-type': 'application/octet-stream', 'x-file-type': 'image/png', 'x-file-name': 'me%20%26%20you.png' });
+    expect(recorded.uploads[0].headers).toMatchObject({
+      'content-type': 'application/octet-stream',
+      'x-file-type': 'image/png',
+      'x-file-name': 'me%20%26%20you.png',
+    });
     expect(recorded.submissions).toHaveLength(2);
     const [rejected, accepted] = recorded.submissions;
     expect(accepted).toEqual({

@@ -82,7 +82,14 @@ function schema(overrides: Partial<DraftSchema> = {}): DraftSchema {
             showSocialShareIcons: true,
             socialShareLinks: { x: 'https://x.com/our-post' },
           }),
-          screen({ id: 'ty_video', title: 'Video ending', mediaUrl: 'https://video.test/v.mp4', mediaType: 'video', mediaAlt: 'Our story', titleSize: 'small' }),
+          screen({
+            id: 'ty_video',
+            title: 'Video ending',
+            mediaUrl: 'https://video.test/v.mp4',
+            mediaType: 'video',
+            mediaAlt: 'Our story',
+            titleSize: 'small',
+          }),
         ],
       },
     },
@@ -233,7 +240,9 @@ describe('renderHostedForm', () => {
 
   it('renders ranking as a list moved with buttons and signature as a pad with a typed alternative', () => {
     const ranking = fieldMarkup(html, 'f_ranking');
-    expect(ranking).toContain('<li data-value="one"><span class="rank-label">One</span><button type="button" data-move="up" id="f-f_ranking" aria-label="Move One up">↑</button>');
+    expect(ranking).toContain(
+      '<li data-value="one"><span class="rank-label">One</span><button type="button" data-move="up" id="f-f_ranking" aria-label="Move One up">↑</button>',
+    );
     expect(ranking).toContain('aria-label="Move Two down"');
     const signature = fieldMarkup(html, 'f_signature');
     expect(signature).toContain('<canvas class="signature-pad"');
@@ -343,7 +352,9 @@ describe('theme', () => {
     expect(css).toContain('@font-face{font-family:"Brand Sans";src:url("https://cdn.test/brand.woff2") format("woff2");font-display:swap}');
     expect(css).toContain('--font:"Brand Sans", system-ui');
     expect(css).toContain('--page-bg:#f6f8fa url("https://img.test/bg.jpg") center / cover fixed no-repeat');
-    const gradient = style(schema({ theme: { ...schema().theme, background: { type: 'gradient', value: 'linear-gradient(90deg, #fff 0%, rgba(0,0,0,.5) 100%)' } } }));
+    const gradient = style(
+      schema({ theme: { ...schema().theme, background: { type: 'gradient', value: 'linear-gradient(90deg, #fff 0%, rgba(0,0,0,.5) 100%)' } } }),
+    );
     expect(gradient).toContain('--page-bg:linear-gradient(90deg, #fff 0%, rgba(0,0,0,.5) 100%)');
   });
 
@@ -386,7 +397,9 @@ describe('thank-you screens', () => {
     );
     expect(rich).toContain('<h2 id="ty-ty_rich-title" class="ty-large" tabindex="-1">Rich ending</h2>');
     expect(rich).toContain('<p class="ty-description">Described</p>');
-    expect(rich).toContain('<div class="ty-backdrop" aria-hidden="true" style="background-image:url(&quot;https://img.test/bg.jpg&quot;);filter:brightness(0.6)"></div>');
+    expect(rich).toContain(
+      '<div class="ty-backdrop" aria-hidden="true" style="background-image:url(&quot;https://img.test/bg.jpg&quot;);filter:brightness(0.6)"></div>',
+    );
     expect(section('ty_video')).toContain('class="ty-small"');
   });
 

@@ -88,6 +88,10 @@ function navigation(schema: DraftSchema): string {
     { class: 'nav' },
     tag('button', { type: 'button', id: PAGE_IDS.back, hidden: true }, 'Back') +
       tag('button', { type: 'button', id: PAGE_IDS.next, class: 'primary forward', hidden: endsHere }, 'Next') +
-      tag('button', { type: 'submit', id: PAGE_IDS.submit, class: 'primary forward', hidden: !endsHere }, escapeHtml(schema.settings.submitButtonLabel || 'Submit')),
+      tag(
+        'button',
+        { type: 'submit', id: PAGE_IDS.submit, class: 'primary forward', hidden: !endsHere },
+        escapeHtml(schema.settings.submitButtonLabel || 'Submit'),
+      ),
   );
 }

@@ -25,7 +25,9 @@ describe('hostedFormScript', () => {
 
   it('takes only the browser-safe draft-schema modules and no third-party code', async () => {
     const inputs = Object.keys((await bundleHostedFormScript()).metafile.inputs);
-    expect(inputs).toEqual(expect.arrayContaining([expect.stringMatching(/draft-schema\/src\/answers\.ts$/), expect.stringMatching(/runtime\/src\/index\.ts$/)]));
+    expect(inputs).toEqual(
+      expect.arrayContaining([expect.stringMatching(/draft-schema\/src\/answers\.ts$/), expect.stringMatching(/runtime\/src\/index\.ts$/)]),
+    );
     expect(inputs.filter((input) => /node_modules|zod|validate|schemas\//.test(input))).toEqual([]);
     expect(inputs.filter((input) => /hosted-page\/src\/(page|fields|thank-you|theme|script)\.ts$/.test(input))).toEqual([]);
   });

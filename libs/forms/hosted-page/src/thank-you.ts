@@ -19,7 +19,14 @@ export function renderThankYouScreen(screen: ThankYouScreen): string {
   ].join('');
   return tag(
     'section',
-    { class: 'card thank-you', id: screenSectionId(screen.id), 'data-screen': screen.id, 'aria-labelledby': headingId, style: screenStyle(screen) || undefined, hidden: true },
+    {
+      class: 'card thank-you',
+      id: screenSectionId(screen.id),
+      'data-screen': screen.id,
+      'aria-labelledby': headingId,
+      style: screenStyle(screen) || undefined,
+      hidden: true,
+    },
     backdrop(screen) + tag('div', { class: 'ty-content' }, content),
   );
 }
@@ -73,7 +80,11 @@ function button(screen: ThankYouScreen): string {
   return tag(
     'p',
     {},
-    tag('a', { class: 'button ty-button', href: url, target: newTab ? '_blank' : undefined, rel: newTab ? 'noopener noreferrer' : undefined }, escapeHtml(screen.buttonLabel || 'Continue')),
+    tag(
+      'a',
+      { class: 'button ty-button', href: url, target: newTab ? '_blank' : undefined, rel: newTab ? 'noopener noreferrer' : undefined },
+      escapeHtml(screen.buttonLabel || 'Continue'),
+    ),
   );
 }
 

@@ -11,7 +11,9 @@ export function themeCss(theme: Theme): string {
   const fontUrl = safeUrl(font?.url);
   const family = font ? font.family : theme.fontFamily;
   const fontFace =
-    font && fontUrl ? `@font-face{font-family:${cssString(font.family)};src:url(${cssString(fontUrl)}) format(${cssString(font.format)});font-display:swap}` : '';
+    font && fontUrl
+      ? `@font-face{font-family:${cssString(font.family)};src:url(${cssString(fontUrl)}) format(${cssString(font.format)});font-display:swap}`
+      : '';
   const radius = Math.min(Math.max(theme.borderRadius ?? 8, 0), 32);
   const properties = [
     `--primary:${cssColor(theme.primaryColor) ?? '#2563eb'}`,

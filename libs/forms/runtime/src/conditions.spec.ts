@@ -60,8 +60,21 @@ const variable = (variableId: string) => ({ type: 'variable' as const, variableI
 describe('conditions', () => {
   it('covers every operator in CONDITION_OPERATORS', () => {
     const tested: ConditionOperator[] = [
-      'equals', 'not_equals', 'contains', 'not_contains', 'starts_with', 'ends_with', 'greater_than', 'greater_or_equal',
-      'less_than', 'less_or_equal', 'is_empty', 'is_not_empty', 'includes_any', 'includes_all', 'includes_none',
+      'equals',
+      'not_equals',
+      'contains',
+      'not_contains',
+      'starts_with',
+      'ends_with',
+      'greater_than',
+      'greater_or_equal',
+      'less_than',
+      'less_or_equal',
+      'is_empty',
+      'is_not_empty',
+      'includes_any',
+      'includes_all',
+      'includes_none',
     ];
     expect([...tested].sort()).toEqual([...CONDITION_OPERATORS].sort());
   });

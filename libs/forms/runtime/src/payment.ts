@@ -11,7 +11,10 @@ export function paymentAmount(field: PaymentField, state: RunState, answers: Ans
   const minor =
     amount.type === 'fixed'
       ? amount.value
-      : 100 * toNumber(amount.type === 'field' ? (own(state.hidden, amount.fieldId) ?? own(answers, amount.fieldId)) : (own(state.variables, amount.variableId) ?? 0));
+      : 100 *
+        toNumber(
+          amount.type === 'field' ? (own(state.hidden, amount.fieldId) ?? own(answers, amount.fieldId)) : (own(state.variables, amount.variableId) ?? 0),
+        );
   return Number.isFinite(minor) && minor > 0 ? Math.round(minor) : 0;
 }
 

@@ -20,7 +20,10 @@ const text = (id: string, required = false): Field => ({ id, type: 'text', label
 const choice = (id: string, ...values: string[]): Field => ({ id, type: 'single_choice', label: id, required: false, options: options(...values) });
 const step = (id: string, ...fields: Field[]): Step => ({ id, title: id, fields });
 
-function form(steps: Step[], overrides: { rules?: WorkflowRule[]; fallbacks?: DraftSchema['workflow']['fallbacks']; enabled?: boolean; quiz?: Quiz } = {}): DraftSchema {
+function form(
+  steps: Step[],
+  overrides: { rules?: WorkflowRule[]; fallbacks?: DraftSchema['workflow']['fallbacks']; enabled?: boolean; quiz?: Quiz } = {},
+): DraftSchema {
   return {
     version: 1,
     steps,
@@ -91,7 +94,11 @@ describe('leaveStep', () => {
   });
 
   it('ignores rules, actions and fallbacks when the workflow is disabled', () => {
-    const schema = form(steps, { enabled: false, rules: [rule('r', 's1', { actions: [addPoints(1)], target: { type: 'end' } })], fallbacks: { s1: { type: 'end' } } });
+    const schema = form(steps, {
+      enabled: false,
+      rules: [rule('r', 's1', { actions: [addPoints(1)], target: { type: 'end' } })],
+      fallbacks: { s1: { type: 'end' } },
+    });
     const state = createRunState(schema, {});
     expect(leaveStep(schema, state, {}, 's1')).toEqual({ next: { type: 'step', stepId: 's2' }, state });
   });
@@ -184,7 +191,12 @@ describe('scoreQuiz', () => {
 
   it('counts only the top choice of a ranking', () => {
     const ranking: Field = { id: 'rank', type: 'ranking', label: 'Rank', required: false, options: options('a', 'b') };
-    const quiz: Quiz = { enabled: true, type: 'score', endings: [], mappings: ['a', 'b'].map((value, i) => ({ id: value, fieldId: 'rank', optionValue: value, points: i + 1 })) };
+    const quiz: Quiz = {
+      enabled: true,
+      type: 'score',
+      endings: [],
+      mappings: ['a', 'b'].map((value, i) => ({ id: value, fieldId: 'rank', optionValue: value, points: i + 1 })),
+    };
     expect(scoreQuiz(form([step('s1', ranking)], { quiz }), { rank: ['b', 'a'] }).score).toBe(2);
   });
 });
@@ -236,7 +248,15 @@ describe('walk', () => {
   });
 
   it('resolves hidden values by name, with defaults and number coercion', () => {
-    const hidden = (id: string, dataType: 'text' | 'number', defaultValue?: string): Field => ({ id, type: 'hidden', label: id, required: false, name: `${id}_name`, dataType, defaultValue });
+    const hidden = (id: string, dataType: 'text' | 'number', defaultValue?: string): Field => ({
+      id,
+      type: 'hidden',
+      label: id,
+      required: false,
+      name: `${id}_name`,
+      dataType,
+      defaultValue,
+    });
     const schema = form([step('s1', hidden('src', 'text', 'direct'), hidden('n', 'number'), hidden('bad', 'number', '3'), hidden('none', 'text'))]);
     expect(walk(schema, {}, { n_name: ' 42 ', bad_name: 'abc' }).state.hidden).toEqual({ src: 'direct', n: 42, bad: 3 });
     expect(createRunState(schema, { src_name: 7, n_name: 1.5 }).hidden).toEqual({ src: '7', n: 1.5, bad: 3 });

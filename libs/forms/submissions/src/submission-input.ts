@@ -21,16 +21,33 @@ export function readSubmissionInput(body: unknown): SubmissionInput {
   if (!isObject(body)) throw FormsErrors.invalid('validation_failed', 'The body must be a JSON object.', 'body');
   const wrapped = isObject(body.values) && Object.keys(body).every((key) => WRAPPER_KEYS.has(key));
   if (!wrapped) {
-    return { values: body, hiddenValues: {}, valuesPath: '', completedStepIds: null, analyticsSessionId: null, marketingTrackingAllowed: null, viewerCountry: null };
+    return {
+      values: body,
+      hiddenValues: {},
+      valuesPath: '',
+      completedStepIds: null,
+      analyticsSessionId: null,
+      marketingTrackingAllowed: null,
+      viewerCountry: null,
+    };
   }
   return {
     values: body.values as Record<string, unknown>,
     hiddenValues: optional(body, 'hiddenValues', isObject, 'an object') ?? {},
     valuesPath: 'values.',
-    completedStepIds: optional(body, 'completedStepIds', (v): v is string[] => Array.isArray(v) && v.length <= 200 && v.every((s) => typeof s === 'string'), 'an array of step ids') ?? null,
-    analyticsSessionId: optional(body, 'analyticsSessionId', (v): v is string => typeof v === 'string' && v.length > 0 && v.length <= 128, 'a string of 1 to 128 characters') ?? null,
+    completedStepIds:
+      optional(
+        body,
+        'completedStepIds',
+        (v): v is string[] => Array.isArray(v) && v.length <= 200 && v.every((s) => typeof s === 'string'),
+        'an array of step ids',
+      ) ?? null,
+    analyticsSessionId:
+      optional(body, 'analyticsSessionId', (v): v is string => typeof v === 'string' && v.length > 0 && v.length <= 128, 'a string of 1 to 128 characters') ??
+      null,
     marketingTrackingAllowed: optional(body, 'marketingTrackingAllowed', (v): v is boolean => typeof v === 'boolean', 'a boolean') ?? null,
-    viewerCountry: optional(body, 'viewerCountry', (v): v is string => typeof v === 'string' && /^[A-Za-z]{2}$/.test(v), 'a two-letter country code')?.toUpperCase() ?? null,
+    viewerCountry:
+      optional(body, 'viewerCountry', (v): v is string => typeof v === 'string' && /^[A-Za-z]{2}$/.test(v), 'a two-letter country code')?.toUpperCase() ?? null,
   };
 }
 

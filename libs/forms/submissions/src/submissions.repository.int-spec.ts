@@ -117,11 +117,9 @@ describe('SubmissionsRepository (real PostgreSQL)', () => {
         { id: 'upl_old_attached', form_id: 'frm_open', created_at: old, attached_at: old },
         { id: 'upl_young', form_id: 'frm_open', created_at: new Date(), attached_at: null },
       ];
-      await db
-        .prisma()
-        .formUpload.createMany({
-          data: rows.map((row) => ({ ...row, file_name: 'f', mime_type: 'text/plain', size: 1, storage_key: `${row.form_id}/${row.id}` })),
-        });
+      await db.prisma().formUpload.createMany({
+        data: rows.map((row) => ({ ...row, file_name: 'f', mime_type: 'text/plain', size: 1, storage_key: `${row.form_id}/${row.id}` })),
+      });
       const removed = await repository.deleteUnattachedUploadsOfAllWorkspaces(new Date(Date.now() - 24 * HOUR), 100);
       expect(removed.sort()).toEqual(['frm_of_b/upl_old_b', 'frm_open/upl_old_a']);
       const left = await db.prisma().formUpload.findMany({ where: { id: { in: rows.map((row) => row.id) } }, select: { id: true } });

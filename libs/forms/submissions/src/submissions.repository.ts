@@ -97,7 +97,10 @@ export class SubmissionsRepository {
   }
 
   async get(workspaceId: WorkspaceId, formId: string, submissionId: string): Promise<SubmissionRecord | null> {
-    const row = await this.prisma.formSubmission.findFirst({ where: { id: submissionId, form_id: formId, form: { workspace_id: workspaceId } }, select: { record: true } });
+    const row = await this.prisma.formSubmission.findFirst({
+      where: { id: submissionId, form_id: formId, form: { workspace_id: workspaceId } },
+      select: { record: true },
+    });
     return (row?.record as unknown as SubmissionRecord) ?? null;
   }
 
@@ -140,7 +143,11 @@ export class SubmissionsRepository {
   }
 
   /** The stored facts about uploads of a form (never their bytes), by id. */
-  async uploadsOf(workspaceId: WorkspaceId, formId: string, ids: string[]): Promise<Map<string, { id: string; file_name: string; mime_type: string; size: number }>> {
+  async uploadsOf(
+    workspaceId: WorkspaceId,
+    formId: string,
+    ids: string[],
+  ): Promise<Map<string, { id: string; file_name: string; mime_type: string; size: number }>> {
     if (!ids.length) return new Map();
     const rows = await this.prisma.formUpload.findMany({
       where: { form_id: formId, form: { workspace_id: workspaceId }, id: { in: ids } },
@@ -149,4 +156,3 @@ export class SubmissionsRepository {
     return new Map(rows.map((row) => [row.id, row]));
   }
 }
-

@@ -36,7 +36,10 @@ export class SubmissionsService {
     const missing = missingRequired(schema, path.visitedStepIds, answers);
     if (missing.length) {
       const issues = missing.map((fieldId) => ({ path: `${input.valuesPath}${fieldId}`, code: 'answer_required', message: 'This question needs an answer.' }));
-      throw FormsErrors.fail('answer_required', `${issues[0].path}: an answer is required.`, { details: { field: issues[0].path, reason: 'answer_required' }, extra: { issues } });
+      throw FormsErrors.fail('answer_required', `${issues[0].path}: an answer is required.`, {
+        details: { field: issues[0].path, reason: 'answer_required' },
+        extra: { issues },
+      });
     }
     const uploadIds = await this.resolveUploads(form, answers, input.valuesPath);
 
@@ -63,7 +66,13 @@ export class SubmissionsService {
             : [],
         ),
       },
-      answers: kept.map(({ field }) => ({ fieldId: field.id, label: field.label, type: field.type, value: answers[field.id], text: answerToText(field, answers[field.id]) })),
+      answers: kept.map(({ field }) => ({
+        fieldId: field.id,
+        label: field.label,
+        type: field.type,
+        value: answers[field.id],
+        text: answerToText(field, answers[field.id]),
+      })),
       fields: fields
         .filter(({ field }) => field.type !== 'statement')
         .map(({ step, field }) => ({ id: field.id, stepId: step.id, label: field.label, type: field.type, required: field.required })),
@@ -87,7 +96,9 @@ export class SubmissionsService {
       uploadIds,
     });
     if (outcome === 'duplicate') {
-      throw FormsErrors.fail('duplicate_submission', 'A submission for this analytics session was already recorded for this form.', { details: { field: 'analyticsSessionId' } });
+      throw FormsErrors.fail('duplicate_submission', 'A submission for this analytics session was already recorded for this form.', {
+        details: { field: 'analyticsSessionId' },
+      });
     }
     if (outcome !== 'stored') {
       // Our cached snapshot is stale (an invalidation was missed): drop it everywhere, then answer as the database says.
@@ -132,7 +143,8 @@ export class SubmissionsService {
     }
     for (const [name, raw] of Object.entries(input.hiddenValues)) {
       const field = hiddenByName.get(name);
-      if (!field) throw FormsErrors.invalid('unknown_hidden_value', `hiddenValues.${name} is not a hidden field of the published form.`, `hiddenValues.${name}`);
+      if (!field)
+        throw FormsErrors.invalid('unknown_hidden_value', `hiddenValues.${name} is not a hidden field of the published form.`, `hiddenValues.${name}`);
       accept(field, raw, `hiddenValues.${name}`);
     }
     return { answers, hidden };
@@ -156,7 +168,13 @@ export class SubmissionsService {
           const path = `${valuesPath}${field.id}[${index}].id`;
           throw FormsErrors.invalid('unknown_upload', `${path} is not a file uploaded to this form.`, path);
         }
-        return { id: upload.id, fileName: upload.file_name, mimeType: upload.mime_type, size: upload.size, url: uploadDownloadUrl(this.config, form.formId, upload.id) };
+        return {
+          id: upload.id,
+          fileName: upload.file_name,
+          mimeType: upload.mime_type,
+          size: upload.size,
+          url: uploadDownloadUrl(this.config, form.formId, upload.id),
+        };
       });
       const checked = coerceAnswer(field, files);
       const path = `${valuesPath}${field.id}`;

@@ -51,7 +51,14 @@ export class UploadsService {
     const stored = await this.storage.write(storageKey, file.body, MAX_UPLOAD_BYTES);
     try {
       if (!stored.size) throw emptyFile();
-      const recorded = await this.repository.createUpload(form.workspaceId, { id, formId: form.formId, fileName, mimeType: file.mimeType, storageKey, ...stored });
+      const recorded = await this.repository.createUpload(form.workspaceId, {
+        id,
+        formId: form.formId,
+        fileName,
+        mimeType: file.mimeType,
+        storageKey,
+        ...stored,
+      });
       if (!recorded) throw notAccepting();
     } catch (error) {
       await this.storage.remove(storageKey);

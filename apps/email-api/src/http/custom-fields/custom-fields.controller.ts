@@ -41,7 +41,11 @@ export class CustomFieldsController {
   @RequireScopes('custom_fields:write')
   @ApiOperation({ operationId: 'updateCustomField', summary: 'Update a custom field' })
   @ApiOkResponse({ type: CustomFieldResponseDto })
-  async update(@CurrentWorkspace() workspace: EmailWorkspaceContext, @Param('custom_field_id') id: string, @Body() body: CustomFieldUpdateRequestDto): Promise<CustomFieldResponseDto> {
+  async update(
+    @CurrentWorkspace() workspace: EmailWorkspaceContext,
+    @Param('custom_field_id') id: string,
+    @Body() body: CustomFieldUpdateRequestDto,
+  ): Promise<CustomFieldResponseDto> {
     return { data: await this.customFields.update(workspace.workspaceId, id, body) };
   }
 

@@ -2,14 +2,7 @@ import { Controller, Get, Header, Inject } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '@shared/auth';
 import { APP_CONFIG, AppConfig } from '@shared/config';
-import {
-  ApiDescription,
-  ApiMetadataDto,
-  buildApiMetadata,
-  CAPABILITIES_EXTRA_MODELS,
-  CapabilitiesResponseDto,
-  CapabilitiesService,
-} from '@email/platform';
+import { ApiDescription, ApiMetadataDto, buildApiMetadata, CAPABILITIES_EXTRA_MODELS, CapabilitiesResponseDto, CapabilitiesService } from '@email/platform';
 import { CurrentWorkspace, EmailWorkspaceContext } from '@email/access';
 
 @ApiTags('Platform')

@@ -3,7 +3,12 @@ import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse,
 import { RequireScopes } from '@shared/auth';
 import { Idempotent } from '@shared/idempotency';
 import {
-  SubscriberListDto, SubscriberListQueryDto, SubscriberResponseDto, SubscriberService, SubscriberStatusRequestDto, SubscriberUpdateRequestDto,
+  SubscriberListDto,
+  SubscriberListQueryDto,
+  SubscriberResponseDto,
+  SubscriberService,
+  SubscriberStatusRequestDto,
+  SubscriberUpdateRequestDto,
   SubscriberUpsertRequestDto,
 } from '@email/audience';
 import { CurrentWorkspace, EmailWorkspaceContext } from '@email/access';
@@ -23,7 +28,11 @@ export class SubscribersController {
   @RequireScopes('subscribers:read')
   @ApiOperation({ operationId: 'listSubscribers', summary: 'List subscribers' })
   @ApiOkResponse({ type: SubscriberListDto })
-  async list(@CurrentWorkspace() workspace: EmailWorkspaceContext, @Query() query: SubscriberListQueryDto, @Res({ passthrough: true }) reply: Reply): Promise<string> {
+  async list(
+    @CurrentWorkspace() workspace: EmailWorkspaceContext,
+    @Query() query: SubscriberListQueryDto,
+    @Res({ passthrough: true }) reply: Reply,
+  ): Promise<string> {
     // Serialized by PostgreSQL (see subscriberPageQuery); sent as it is.
     reply.header('content-type', 'application/json; charset=utf-8');
     return this.subscribers.listJson(workspace.workspaceId, query);
@@ -57,7 +66,11 @@ export class SubscribersController {
   @RequireScopes('subscribers:write')
   @ApiOperation({ operationId: 'updateSubscriber', summary: 'Update a subscriber' })
   @ApiOkResponse({ type: SubscriberResponseDto })
-  async update(@CurrentWorkspace() workspace: EmailWorkspaceContext, @Param('subscriber_id') id: string, @Body() body: SubscriberUpdateRequestDto): Promise<SubscriberResponseDto> {
+  async update(
+    @CurrentWorkspace() workspace: EmailWorkspaceContext,
+    @Param('subscriber_id') id: string,
+    @Body() body: SubscriberUpdateRequestDto,
+  ): Promise<SubscriberResponseDto> {
     return { data: await this.subscribers.update(workspace.workspaceId, id, body) };
   }
 
@@ -74,7 +87,11 @@ export class SubscribersController {
   @RequireScopes('live_actions:write', 'subscribers:write')
   @ApiOperation({ operationId: 'updateSubscriberStatus', summary: 'Change Subscriber sending eligibility' })
   @ApiOkResponse({ type: SubscriberResponseDto })
-  async setStatus(@CurrentWorkspace() workspace: EmailWorkspaceContext, @Param('subscriber_id') id: string, @Body() body: SubscriberStatusRequestDto): Promise<SubscriberResponseDto> {
+  async setStatus(
+    @CurrentWorkspace() workspace: EmailWorkspaceContext,
+    @Param('subscriber_id') id: string,
+    @Body() body: SubscriberStatusRequestDto,
+  ): Promise<SubscriberResponseDto> {
     return { data: await this.subscribers.setStatus(workspace.workspaceId, id, body) };
   }
 
@@ -82,7 +99,11 @@ export class SubscribersController {
   @RequireScopes('live_actions:write', 'subscribers:write')
   @ApiOperation({ operationId: 'addSubscriberTag', summary: 'Add a Tag to a Subscriber' })
   @ApiOkResponse({ type: SubscriberResponseDto })
-  async addTag(@CurrentWorkspace() workspace: EmailWorkspaceContext, @Param('subscriber_id') id: string, @Param('tag_id') tagId: string): Promise<SubscriberResponseDto> {
+  async addTag(
+    @CurrentWorkspace() workspace: EmailWorkspaceContext,
+    @Param('subscriber_id') id: string,
+    @Param('tag_id') tagId: string,
+  ): Promise<SubscriberResponseDto> {
     return { data: await this.subscribers.addTag(workspace.workspaceId, id, tagId) };
   }
 
@@ -90,7 +111,11 @@ export class SubscribersController {
   @RequireScopes('live_actions:write', 'subscribers:write')
   @ApiOperation({ operationId: 'removeSubscriberTag', summary: 'Remove a tag from a subscriber' })
   @ApiOkResponse({ type: SubscriberResponseDto })
-  async removeTag(@CurrentWorkspace() workspace: EmailWorkspaceContext, @Param('subscriber_id') id: string, @Param('tag_id') tagId: string): Promise<SubscriberResponseDto> {
+  async removeTag(
+    @CurrentWorkspace() workspace: EmailWorkspaceContext,
+    @Param('subscriber_id') id: string,
+    @Param('tag_id') tagId: string,
+  ): Promise<SubscriberResponseDto> {
     return { data: await this.subscribers.removeTag(workspace.workspaceId, id, tagId) };
   }
 

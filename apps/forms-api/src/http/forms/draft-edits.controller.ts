@@ -2,7 +2,16 @@ import { Body, Controller, Delete, HttpCode, Param, Patch, Post, Put, Query } fr
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequireScopes } from '@shared/auth';
 import {
-  DesignDto, DraftEditor, FormsWorkspaceContext, FormWorkspace, guardFromQuery, MoveFieldDto, MoveStepDto, ReorderFieldsDto, ReorderStepsDto, splitEditBody,
+  DesignDto,
+  DraftEditor,
+  FormsWorkspaceContext,
+  FormWorkspace,
+  guardFromQuery,
+  MoveFieldDto,
+  MoveStepDto,
+  ReorderFieldsDto,
+  ReorderStepsDto,
+  splitEditBody,
   StepLogicDto,
 } from '@forms/forms';
 
@@ -36,7 +45,12 @@ export class DraftEditsController {
   @Patch('steps/:step_id')
   @RequireScopes('forms:steps:write')
   @ApiOperation({ operationId: 'updateStep', summary: 'Change a step' })
-  updateStep(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Param('step_id') stepId: string, @Body() body: unknown) {
+  updateStep(
+    @FormWorkspace('edit') workspace: FormsWorkspaceContext,
+    @Param('form_id') formId: string,
+    @Param('step_id') stepId: string,
+    @Body() body: unknown,
+  ) {
     const { guard, properties } = splitEditBody(body, { positioned: false });
     return this.editor.updateStep(workspace, formId, stepId, properties, guard);
   }
@@ -44,7 +58,12 @@ export class DraftEditsController {
   @Delete('steps/:step_id')
   @RequireScopes('forms:steps:write')
   @ApiOperation({ operationId: 'deleteStep', summary: 'Delete a step and clean up references to it' })
-  deleteStep(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Param('step_id') stepId: string, @Query() query: Record<string, unknown>) {
+  deleteStep(
+    @FormWorkspace('edit') workspace: FormsWorkspaceContext,
+    @Param('form_id') formId: string,
+    @Param('step_id') stepId: string,
+    @Query() query: Record<string, unknown>,
+  ) {
     return this.editor.deleteStep(workspace, formId, stepId, guardFromQuery(query));
   }
 
@@ -52,7 +71,12 @@ export class DraftEditsController {
   @HttpCode(200)
   @RequireScopes('forms:steps:write')
   @ApiOperation({ operationId: 'moveStep', summary: 'Move one step to a position' })
-  moveStep(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Param('step_id') stepId: string, @Body() body: MoveStepDto) {
+  moveStep(
+    @FormWorkspace('edit') workspace: FormsWorkspaceContext,
+    @Param('form_id') formId: string,
+    @Param('step_id') stepId: string,
+    @Body() body: MoveStepDto,
+  ) {
     return this.editor.moveStep(workspace, formId, stepId, body.position, guardOf(body));
   }
 
@@ -69,21 +93,36 @@ export class DraftEditsController {
   @HttpCode(200)
   @RequireScopes('forms:fields:write')
   @ApiOperation({ operationId: 'reorderFields', summary: "Reorder all of a step's fields" })
-  reorderFields(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Param('step_id') stepId: string, @Body() body: ReorderFieldsDto) {
+  reorderFields(
+    @FormWorkspace('edit') workspace: FormsWorkspaceContext,
+    @Param('form_id') formId: string,
+    @Param('step_id') stepId: string,
+    @Body() body: ReorderFieldsDto,
+  ) {
     return this.editor.reorderFields(workspace, formId, stepId, body.field_ids, guardOf(body));
   }
 
   @Put('steps/:step_id/logic')
   @RequireScopes('forms:logic:write')
   @ApiOperation({ operationId: 'updateStepLogic', summary: "Replace a step's rules and fallback target" })
-  setLogic(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Param('step_id') stepId: string, @Body() body: StepLogicDto) {
+  setLogic(
+    @FormWorkspace('edit') workspace: FormsWorkspaceContext,
+    @Param('form_id') formId: string,
+    @Param('step_id') stepId: string,
+    @Body() body: StepLogicDto,
+  ) {
     return this.editor.setStepLogic(workspace, formId, stepId, { rules: body.rules, fallbackTarget: body.fallbackTarget }, guardOf(body));
   }
 
   @Patch('fields/:field_id')
   @RequireScopes('forms:fields:write')
   @ApiOperation({ operationId: 'updateField', summary: 'Change a field' })
-  updateField(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Param('field_id') fieldId: string, @Body() body: unknown) {
+  updateField(
+    @FormWorkspace('edit') workspace: FormsWorkspaceContext,
+    @Param('form_id') formId: string,
+    @Param('field_id') fieldId: string,
+    @Body() body: unknown,
+  ) {
     const { guard, properties } = splitEditBody(body, { positioned: false });
     return this.editor.updateField(workspace, formId, fieldId, properties, guard);
   }
@@ -91,7 +130,12 @@ export class DraftEditsController {
   @Delete('fields/:field_id')
   @RequireScopes('forms:fields:write')
   @ApiOperation({ operationId: 'deleteField', summary: 'Delete a field and clean up references to it' })
-  deleteField(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Param('field_id') fieldId: string, @Query() query: Record<string, unknown>) {
+  deleteField(
+    @FormWorkspace('edit') workspace: FormsWorkspaceContext,
+    @Param('form_id') formId: string,
+    @Param('field_id') fieldId: string,
+    @Query() query: Record<string, unknown>,
+  ) {
     return this.editor.deleteField(workspace, formId, fieldId, guardFromQuery(query));
   }
 
@@ -99,7 +143,12 @@ export class DraftEditsController {
   @HttpCode(200)
   @RequireScopes('forms:fields:write')
   @ApiOperation({ operationId: 'moveField', summary: 'Move one field (within its step or to another step)' })
-  moveField(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Param('field_id') fieldId: string, @Body() body: MoveFieldDto) {
+  moveField(
+    @FormWorkspace('edit') workspace: FormsWorkspaceContext,
+    @Param('form_id') formId: string,
+    @Param('field_id') fieldId: string,
+    @Body() body: MoveFieldDto,
+  ) {
     return this.editor.moveField(workspace, formId, fieldId, { stepId: body.stepId, position: body.position }, guardOf(body));
   }
 

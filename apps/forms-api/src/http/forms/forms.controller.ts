@@ -3,7 +3,15 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal, RequireScopes } from '@shared/auth';
 import { parseLimit } from '@shared/pagination';
 import {
-  CreateFormDto, FormsService, FormsWorkspaceContext, FormWorkspace, ListFormsQueryDto, PublishFormDto, ReplaceDraftDto, UpdateFormDto, WorkspaceContextResolver,
+  CreateFormDto,
+  FormsService,
+  FormsWorkspaceContext,
+  FormWorkspace,
+  ListFormsQueryDto,
+  PublishFormDto,
+  ReplaceDraftDto,
+  UpdateFormDto,
+  WorkspaceContextResolver,
 } from '@forms/forms';
 
 const FORM_LIST_LIMIT = { default: 20, max: 100 };

@@ -62,7 +62,8 @@ export class CustomFieldRepository {
   async delete(workspaceId: WorkspaceId, id: string): Promise<boolean> {
     return this.prisma.$transaction(async (tx) => {
       const { count } = await tx.customField.deleteMany({ where: { workspace_id: workspaceId, id } });
-      if (count) await tx.$executeRaw`UPDATE subscribers SET custom_fields = custom_fields - ${id} WHERE workspace_id = ${workspaceId} AND custom_fields ? ${id}`;
+      if (count)
+        await tx.$executeRaw`UPDATE subscribers SET custom_fields = custom_fields - ${id} WHERE workspace_id = ${workspaceId} AND custom_fields ? ${id}`;
       return count === 1;
     });
   }

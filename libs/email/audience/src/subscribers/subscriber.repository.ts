@@ -163,7 +163,9 @@ export class SubscriberRepository implements SubscriberStore {
   }
 
   async view(workspaceId: WorkspaceId, id: string, db: Db = this.prisma): Promise<SubscriberDto | undefined> {
-    const rows = await db.$queryRaw<Array<{ doc: string }>>`SELECT ${DOCUMENT}::text AS doc FROM subscribers s WHERE s.workspace_id = ${workspaceId} AND s.id = ${id}`;
+    const rows = await db.$queryRaw<
+      Array<{ doc: string }>
+    >`SELECT ${DOCUMENT}::text AS doc FROM subscribers s WHERE s.workspace_id = ${workspaceId} AND s.id = ${id}`;
     return rows[0] && (JSON.parse(rows[0].doc) as SubscriberDto);
   }
 
@@ -275,7 +277,12 @@ export class SubscriberRepository implements SubscriberStore {
       if (!locked) return false;
       const memberships = await tx.subscriberTag.findMany({ where: { workspace_id: workspaceId, subscriber_id: id }, select: { tag_id: true } });
       await tx.subscriber.delete({ where: { id, workspace_id: workspaceId } });
-      await this.bumpTagCounts(workspaceId, tx, memberships.map((m) => m.tag_id), -1);
+      await this.bumpTagCounts(
+        workspaceId,
+        tx,
+        memberships.map((m) => m.tag_id),
+        -1,
+      );
       return true;
     });
   }

@@ -13,7 +13,12 @@ import { normalizeCustomFields } from '../custom-fields/custom-field-values';
 import { TagRepository } from '../tags/tag.repository';
 import { emailIdentity } from './email-identity';
 import {
-  SubscriberDto, SubscriberListQueryDto, SubscriberStatusName, SubscriberStatusRequestDto, SubscriberUpdateRequestDto, SubscriberUpsertRequestDto,
+  SubscriberDto,
+  SubscriberListQueryDto,
+  SubscriberStatusName,
+  SubscriberStatusRequestDto,
+  SubscriberUpdateRequestDto,
+  SubscriberUpsertRequestDto,
 } from './subscriber.dto';
 import { LockedSubscriber, SubscriberChanges, SubscriberFilter } from './subscriber.repository';
 import { SubscriberStore } from './subscriber.store';
@@ -36,8 +41,9 @@ function changesFrom(current: LockedSubscriber, requested: SubscriberChanges): S
   }
   return changes;
 }
-const splitIds = (single?: string[], comma?: string) =>
-  [...new Set([...(single ?? []), ...(comma ? comma.split(',') : [])].map((id) => id.trim()).filter(Boolean))];
+const splitIds = (single?: string[], comma?: string) => [
+  ...new Set([...(single ?? []), ...(comma ? comma.split(',') : [])].map((id) => id.trim()).filter(Boolean)),
+];
 
 /**
  * Subscriber use cases. Every write runs in one transaction with its tag counters, enrollments,
@@ -92,15 +98,20 @@ export class SubscriberService {
       const now = this.clock.now();
       const tagIds = await this.resolveTags(workspaceId, tx, input.existing_tag_ids ?? [], input.new_tags ?? [], now);
       await this.requireSequences(workspaceId, tx, input.sequence_ids ?? [], 'sequence_ids');
-      const saved = await this.repository.insertOrLock(workspaceId, tx, {
-        id: this.ids.newId('sub'),
-        email,
-        name: profile.name ?? '',
-        status: status ?? 'Active',
-        country: profile.country ?? null,
-        subscribed_at: profile.subscribed_at ?? now,
-        custom_fields: profile.custom_fields ?? {},
-      }, now);
+      const saved = await this.repository.insertOrLock(
+        workspaceId,
+        tx,
+        {
+          id: this.ids.newId('sub'),
+          email,
+          name: profile.name ?? '',
+          status: status ?? 'Active',
+          country: profile.country ?? null,
+          subscribed_at: profile.subscribed_at ?? now,
+          custom_fields: profile.custom_fields ?? {},
+        },
+        now,
+      );
       let addedTags: string[];
       if (!saved.created) {
         if (input.create_only) throw EmailErrors.fail('subscriber_exists', 'A subscriber with this email already exists.', { details: { field: 'email' } });
@@ -111,7 +122,8 @@ export class SubscriberService {
         const updatedFields = Object.keys(changes).filter((field) => field !== 'status');
         addedTags = await this.membershipChanges(workspaceId, tx, saved.id, tagIds, input.sequence_ids ?? [], updatedFields, now);
         if (updatedFields.length && !Object.keys(changes).length) await this.repository.touch(workspaceId, tx, saved.id, now);
-        if (updatedFields.length) await this.outbox.record(workspaceId, tx, 'subscriber.updated', { subscriber: { id: saved.id }, changed_fields: updatedFields });
+        if (updatedFields.length)
+          await this.outbox.record(workspaceId, tx, 'subscriber.updated', { subscriber: { id: saved.id }, changed_fields: updatedFields });
         if (status && status !== saved.status) await this.recordStatusChange(workspaceId, tx, saved.id, saved.status, status);
       } else {
         addedTags = await this.membershipChanges(workspaceId, tx, saved.id, tagIds, input.sequence_ids ?? [], [], now);
@@ -264,11 +276,7 @@ export class SubscriberService {
   /** Our reading of the contract: re-activating a subscriber who is not Active needs consent evidence. */
   private requireConsentToActivate(previous: SubscriberStatusName, next: SubscriberStatusName | undefined, consent?: ConsentEvidenceDto): void {
     if (next === 'Active' && previous !== 'Active' && !consent) {
-      throw EmailErrors.invalid(
-        'consent_evidence_required',
-        `Making a ${previous} subscriber Active requires consent_evidence.`,
-        'consent_evidence',
-      );
+      throw EmailErrors.invalid('consent_evidence_required', `Making a ${previous} subscriber Active requires consent_evidence.`, 'consent_evidence');
     }
   }
 
@@ -278,16 +286,28 @@ export class SubscriberService {
     }
   }
 
-  private async recordConsent(workspaceId: WorkspaceId, tx: Prisma.TransactionClient, subscriberId: string, consent: ConsentEvidenceDto, now: Date): Promise<void> {
-    await this.repository.recordConsent(workspaceId, tx, subscriberId, {
-      id: this.ids.newId('cns'),
-      lawful_basis: consent.lawful_basis,
-      consent_text_version: consent.consent_text_version ?? null,
-      collected_at: new Date(consent.collected_at),
-      source_url: consent.source_url ?? null,
-      evidence_reference: consent.evidence_reference,
-      technical_evidence_hash: consent.technical_evidence_hash ?? null,
-    }, now);
+  private async recordConsent(
+    workspaceId: WorkspaceId,
+    tx: Prisma.TransactionClient,
+    subscriberId: string,
+    consent: ConsentEvidenceDto,
+    now: Date,
+  ): Promise<void> {
+    await this.repository.recordConsent(
+      workspaceId,
+      tx,
+      subscriberId,
+      {
+        id: this.ids.newId('cns'),
+        lawful_basis: consent.lawful_basis,
+        consent_text_version: consent.consent_text_version ?? null,
+        collected_at: new Date(consent.collected_at),
+        source_url: consent.source_url ?? null,
+        evidence_reference: consent.evidence_reference,
+        technical_evidence_hash: consent.technical_evidence_hash ?? null,
+      },
+      now,
+    );
   }
 
   private async recordStatusChange(workspaceId: WorkspaceId, tx: Prisma.TransactionClient, id: string, previous: string, status: string): Promise<void> {

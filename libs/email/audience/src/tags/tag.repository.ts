@@ -93,7 +93,8 @@ export class TagRepository {
         SELECT id, name_key FROM tags WHERE workspace_id = ${workspaceId} AND name_key = ANY(${missing}::text[]) ORDER BY id FOR KEY SHARE`;
       for (const row of rows) found.set(row.name_key, row.id);
     }
-    if (found.size < keys.length) throw EmailErrors.fail('tag_deleted', 'A tag named in new_tags was deleted while it was being attached; retry.', { details: { field: 'new_tags' } });
+    if (found.size < keys.length)
+      throw EmailErrors.fail('tag_deleted', 'A tag named in new_tags was deleted while it was being attached; retry.', { details: { field: 'new_tags' } });
     return keys.map((key) => found.get(key)!);
   }
 }

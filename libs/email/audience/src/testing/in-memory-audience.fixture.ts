@@ -5,7 +5,13 @@ import type { CursorCodec } from '@shared/pagination';
 import { CustomFieldService } from '../custom-fields/custom-field.service';
 import type { CustomFieldRepository } from '../custom-fields/custom-field.repository';
 import type { SubscriberDto } from '../subscribers/subscriber.dto';
-import { subscriberEmailTaken, type LockedSubscriber, type NewConsentRecord, type NewSubscriber, type SubscriberChanges } from '../subscribers/subscriber.repository';
+import {
+  subscriberEmailTaken,
+  type LockedSubscriber,
+  type NewConsentRecord,
+  type NewSubscriber,
+  type SubscriberChanges,
+} from '../subscribers/subscriber.repository';
 import type { SubscriberStore } from '../subscribers/subscriber.store';
 import { SubscriberService } from '../subscribers/subscriber.service';
 import { tagKey, type TagRepository } from '../tags/tag.repository';
@@ -276,13 +282,5 @@ export function inMemorySubscriberService(audience: InMemoryAudience, clock: Clo
   const ids = new CountingIds();
   const customFields = new CustomFieldService(audience.customFieldStore as CustomFieldRepository, ids, undefined as unknown as CursorCodec);
   // The tag and custom field repositories have private members, so their structural fakes need a cast.
-  return new SubscriberService(
-    audience,
-    audience.tagStore as TagRepository,
-    customFields,
-    new Outbox(ids),
-    ids,
-    clock,
-    undefined as unknown as CursorCodec,
-  );
+  return new SubscriberService(audience, audience.tagStore as TagRepository, customFields, new Outbox(ids), ids, clock, undefined as unknown as CursorCodec);
 }

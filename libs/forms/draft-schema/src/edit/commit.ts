@@ -45,10 +45,7 @@ export function checkPosition(position: unknown, max: number): number {
 /** True when `ids` names every id of `current` exactly once. */
 export function isPermutation(ids: unknown, current: readonly string[]): ids is string[] {
   return (
-    Array.isArray(ids) &&
-    ids.length === current.length &&
-    new Set(ids).size === ids.length &&
-    ids.every((id) => typeof id === 'string' && current.includes(id))
+    Array.isArray(ids) && ids.length === current.length && new Set(ids).size === ids.length && ids.every((id) => typeof id === 'string' && current.includes(id))
   );
 }
 

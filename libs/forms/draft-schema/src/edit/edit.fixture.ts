@@ -15,7 +15,15 @@ export function editFixture(): DraftSchema {
           fields: [
             { id: 'fld_name', type: 'text', label: 'Name' },
             { id: 'fld_qty', type: 'number', label: 'Qty' },
-            { id: 'fld_plan', type: 'single_choice', label: 'Plan', options: [{ id: 'opt_basic', label: 'Basic' }, { id: 'opt_pro', label: 'Pro' }] },
+            {
+              id: 'fld_plan',
+              type: 'single_choice',
+              label: 'Plan',
+              options: [
+                { id: 'opt_basic', label: 'Basic' },
+                { id: 'opt_pro', label: 'Pro' },
+              ],
+            },
           ],
         },
         {
@@ -44,7 +52,12 @@ export function editFixture(): DraftSchema {
             ],
             actions: [{ id: 'act_1', variableId: 'var_n', operation: 'set', operand: field('fld_qty') }],
           },
-          { id: 'rul_3', stepId: 'stp_b', conditions: [{ id: 'cnd_4', subject: field('fld_email'), operator: 'ends_with', value: '@x.com' }], target: 'thank_you:tys_x' },
+          {
+            id: 'rul_3',
+            stepId: 'stp_b',
+            conditions: [{ id: 'cnd_4', subject: field('fld_email'), operator: 'ends_with', value: '@x.com' }],
+            target: 'thank_you:tys_x',
+          },
           { id: 'rul_4', stepId: 'stp_a', actions: [{ id: 'act_2', variableId: 'var_n', operation: 'add', operand: field('fld_qty') }], target: 'stp_b' },
         ],
         fallbacks: { stp_a: 'stp_b', stp_b: 'stp_c' },

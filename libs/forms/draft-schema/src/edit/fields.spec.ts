@@ -39,14 +39,21 @@ describe('addField', () => {
         { path: 'maxSelections', code: 'unknown_property', message: expect.any(String) },
       ],
     });
-    expect(editError(() => addField(editFixture(), 'stp_a', { type: 'video' }, undefined, counterIds()))).toMatchObject({ code: 'unknown_field_type', path: 'type' });
+    expect(editError(() => addField(editFixture(), 'stp_a', { type: 'video' }, undefined, counterIds()))).toMatchObject({
+      code: 'unknown_field_type',
+      path: 'type',
+    });
     expect(editError(() => addField(editFixture(), 'stp_a', { id: 'fld_note', type: 'text' }, undefined, counterIds()))).toMatchObject({
       status: 400,
       code: 'duplicate_id',
       path: 'id',
     });
     expect(editError(() => addField(editFixture(), 'stp_a', { type: 'text' }, 9, counterIds()))).toMatchObject({ code: 'invalid_position', path: 'position' });
-    expect(editError(() => addField(editFixture(), 'stp_x', { type: 'text' }, undefined, counterIds()))).toMatchObject({ status: 404, code: 'step_not_found', path: 'stp_x' });
+    expect(editError(() => addField(editFixture(), 'stp_x', { type: 'text' }, undefined, counterIds()))).toMatchObject({
+      status: 404,
+      code: 'step_not_found',
+      path: 'stp_x',
+    });
   });
 });
 
@@ -55,7 +62,12 @@ describe('updateField', () => {
     const ids = counterIds();
     const placed = updateField(editFixture(), 'fld_name', { label: 'Full name', placeholder: 'Ada' }, ids);
     expect(placed.field).toEqual({ id: 'fld_name', type: 'text', label: 'Full name', required: false, placeholder: 'Ada' });
-    expect(updateField(placed.schema, 'fld_name', { placeholder: null }, ids).field).toEqual({ id: 'fld_name', type: 'text', label: 'Full name', required: false });
+    expect(updateField(placed.schema, 'fld_name', { placeholder: null }, ids).field).toEqual({
+      id: 'fld_name',
+      type: 'text',
+      label: 'Full name',
+      required: false,
+    });
   });
 
   it('replaces options, minting ids for new ones', () => {
@@ -95,7 +107,11 @@ describe('updateField', () => {
   });
 
   it('refuses the id and bad values, and 404s on unknown fields', () => {
-    expect(editError(() => updateField(editFixture(), 'fld_name', { id: 'x' }, counterIds()))).toMatchObject({ status: 400, code: 'not_patchable', path: 'id' });
+    expect(editError(() => updateField(editFixture(), 'fld_name', { id: 'x' }, counterIds()))).toMatchObject({
+      status: 400,
+      code: 'not_patchable',
+      path: 'id',
+    });
     expect(editError(() => updateField(editFixture(), 'fld_plan', { options: [{ label: 'A' }, { label: 'A' }] }, counterIds()))).toMatchObject({
       status: 400,
       code: 'duplicate_value',
@@ -123,7 +139,11 @@ describe('deleteField', () => {
 
   it('keeps a rule with conditions left', () => {
     const { schema } = deleteField(editFixture(), 'fld_name');
-    expect(schema.workflow.rules[1]).toMatchObject({ id: 'rul_2', conditions: [expect.objectContaining({ id: 'cnd_2' })], actions: [expect.objectContaining({ id: 'act_1' })] });
+    expect(schema.workflow.rules[1]).toMatchObject({
+      id: 'rul_2',
+      conditions: [expect.objectContaining({ id: 'cnd_2' })],
+      actions: [expect.objectContaining({ id: 'act_1' })],
+    });
     expect(editError(() => deleteField(editFixture(), 'fld_zz'))).toMatchObject({ status: 404, code: 'field_not_found' });
   });
 });
@@ -136,7 +156,11 @@ describe('reorderFields and moveField', () => {
       { id: 'fld_name', position: 1 },
       { id: 'fld_qty', position: 2 },
     ]);
-    expect(editError(() => reorderFields(editFixture(), 'stp_a', ['fld_plan', 'fld_name']))).toMatchObject({ status: 400, code: 'invalid_field_order', path: 'field_ids' });
+    expect(editError(() => reorderFields(editFixture(), 'stp_a', ['fld_plan', 'fld_name']))).toMatchObject({
+      status: 400,
+      code: 'invalid_field_order',
+      path: 'field_ids',
+    });
     expect(editError(() => reorderFields(editFixture(), 'stp_a', ['fld_plan', 'fld_name', 'fld_email']))).toMatchObject({ code: 'invalid_field_order' });
   });
 
@@ -153,6 +177,10 @@ describe('reorderFields and moveField', () => {
   it('checks the position against the destination', () => {
     expect(editError(() => moveField(editFixture(), 'fld_name', { position: 3 }))).toMatchObject({ status: 400, code: 'invalid_position' });
     expect(editError(() => moveField(editFixture(), 'fld_note', { stepId: 'stp_b', position: 3 }))).toMatchObject({ status: 400, code: 'invalid_position' });
-    expect(editError(() => moveField(editFixture(), 'fld_note', { stepId: 'stp_q', position: 0 }))).toMatchObject({ status: 404, code: 'step_not_found', path: 'stp_q' });
+    expect(editError(() => moveField(editFixture(), 'fld_note', { stepId: 'stp_q', position: 0 }))).toMatchObject({
+      status: 404,
+      code: 'step_not_found',
+      path: 'stp_q',
+    });
   });
 });

@@ -86,7 +86,16 @@ export function reorderFields(schema: DraftSchema, stepId: string, fieldIds: str
   const fields = schema.steps[stepIndex].fields;
   const current = fields.map((f) => f.id);
   if (!isPermutation(fieldIds, current)) throw badRequest('invalid_field_order', 'field_ids', 'List every field id of the step exactly once.');
-  return { schema: commit(withFields(schema, stepIndex, fieldIds.map((id) => fields[current.indexOf(id)])), nothing) };
+  return {
+    schema: commit(
+      withFields(
+        schema,
+        stepIndex,
+        fieldIds.map((id) => fields[current.indexOf(id)]),
+      ),
+      nothing,
+    ),
+  };
 }
 
 /** Moves a field to `position` within its step or, with `stepId`, into another step. */

@@ -81,8 +81,16 @@ describe('mergeTheme', () => {
   });
 
   it('validates the merged result, naming paths under theme', () => {
-    expect(editError(() => mergeTheme(editFixture(), { background: { type: 'video' } }))).toMatchObject({ status: 400, code: 'invalid_value', path: 'theme.background.type' });
-    expect(editError(() => mergeTheme(editFixture(), { background: { type: 'image' } }))).toMatchObject({ status: 400, code: 'invalid_url', path: 'theme.background.value' });
+    expect(editError(() => mergeTheme(editFixture(), { background: { type: 'video' } }))).toMatchObject({
+      status: 400,
+      code: 'invalid_value',
+      path: 'theme.background.type',
+    });
+    expect(editError(() => mergeTheme(editFixture(), { background: { type: 'image' } }))).toMatchObject({
+      status: 400,
+      code: 'invalid_url',
+      path: 'theme.background.value',
+    });
     expect(editError(() => mergeTheme(editFixture(), { fontFamily: 'custom' }))).toMatchObject({ status: 400, code: 'required', path: 'theme.customFont' });
     expect(editError(() => mergeTheme(editFixture(), { customFont: { ...customFont, url: 'javascript:alert(1)' } }))).toMatchObject({
       code: 'invalid_url',

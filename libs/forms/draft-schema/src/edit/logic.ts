@@ -26,10 +26,12 @@ export function setStepLogic(
 ): { schema: DraftSchema; logic: StepLogic } {
   stepIndexOf(schema, stepId);
   if (!isRecord(input)) throw badRequest('invalid_type', '', 'Send an object with rules and fallbackTarget.');
-  if (!Array.isArray(input.rules)) throw badRequest(input.rules === undefined ? 'required' : 'invalid_type', 'rules', 'Send rules as a list (it may be empty).');
+  if (!Array.isArray(input.rules))
+    throw badRequest(input.rules === undefined ? 'required' : 'invalid_type', 'rules', 'Send rules as a list (it may be empty).');
   const rules = input.rules.map((rule: unknown, i) => {
     if (!isRecord(rule)) return rule;
-    if (rule.stepId !== undefined && rule.stepId !== stepId) throw badRequest('step_mismatch', `rules[${i}].stepId`, `These are the rules of step "${stepId}".`);
+    if (rule.stepId !== undefined && rule.stepId !== stepId)
+      throw badRequest('step_mismatch', `rules[${i}].stepId`, `These are the rules of step "${stepId}".`);
     return { ...rule, stepId };
   });
 

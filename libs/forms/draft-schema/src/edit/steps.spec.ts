@@ -86,7 +86,13 @@ describe('deleteStep', () => {
   it('keeps a rule whose target is dropped while it still has actions', () => {
     const { schema } = deleteStep(editFixture(), 'stp_b');
     expect(ruleIds(schema)).toEqual(['rul_1', 'rul_2', 'rul_4']);
-    expect(schema.workflow.rules[2]).toEqual({ id: 'rul_4', stepId: 'stp_a', match: 'all', conditions: [], actions: [expect.objectContaining({ id: 'act_2' })] });
+    expect(schema.workflow.rules[2]).toEqual({
+      id: 'rul_4',
+      stepId: 'stp_a',
+      match: 'all',
+      conditions: [],
+      actions: [expect.objectContaining({ id: 'act_2' })],
+    });
     expect(schema.workflow.fallbacks).toEqual({});
   });
 
@@ -112,12 +118,15 @@ describe('reorderSteps and moveStep', () => {
     expect(stepPositions(schema).map((p) => p.id)).toEqual(['stp_c', 'stp_a', 'stp_b']);
   });
 
-  it.each([[['stp_a', 'stp_b']], [['stp_a', 'stp_b', 'stp_b']], [['stp_a', 'stp_b', 'stp_x']], [['stp_a', 'stp_b', 'stp_c', 'stp_d']], ['stp_a' as unknown as string[]]])(
-    'rejects %j',
-    (ids) => {
-      expect(editError(() => reorderSteps(editFixture(), ids))).toMatchObject({ status: 400, code: 'invalid_step_order', path: 'step_ids' });
-    },
-  );
+  it.each([
+    [['stp_a', 'stp_b']],
+    [['stp_a', 'stp_b', 'stp_b']],
+    [['stp_a', 'stp_b', 'stp_x']],
+    [['stp_a', 'stp_b', 'stp_c', 'stp_d']],
+    ['stp_a' as unknown as string[]],
+  ])('rejects %j', (ids) => {
+    expect(editError(() => reorderSteps(editFixture(), ids))).toMatchObject({ status: 400, code: 'invalid_step_order', path: 'step_ids' });
+  });
 
   it('moves one step', () => {
     const moved = moveStep(editFixture(), 'stp_a', 2);

@@ -11,7 +11,4 @@ export const label = z.string().max(LIMITS.label);
 export const description = z.string().max(LIMITS.description);
 export const nonEmptyLabel = label.min(1);
 export const color = z.string().refine(isColor, coded('invalid_color', 'Use a #rgb or #rrggbb color.'));
-export const httpUrl = z
-  .string()
-  .max(LIMITS.url)
-  .refine(isHttpUrl, coded('invalid_url', 'Use an absolute http:// or https:// URL.'));
+export const httpUrl = z.string().max(LIMITS.url).refine(isHttpUrl, coded('invalid_url', 'Use an absolute http:// or https:// URL.'));

@@ -25,7 +25,10 @@ const common = {
 /** Statement and hidden fields collect nothing the respondent must give. */
 const neverRequired = z.literal(false).default(false);
 
-const options = z.array(option).max(LIMITS.optionsPerField).default(() => []);
+const options = z
+  .array(option)
+  .max(LIMITS.optionsPerField)
+  .default(() => []);
 
 /** Each field type's own properties. FIELD_CATALOGUE documents the same keys. */
 const TYPE_PROPERTIES = {

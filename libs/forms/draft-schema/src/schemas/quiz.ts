@@ -22,6 +22,12 @@ export const quizSchema = z.strictObject({
   enabled: z.boolean().default(true),
   type: z.enum(['match', 'score']).default('match'),
   mode: z.enum(['match', 'personality']).optional(),
-  endings: z.array(ending).max(LIMITS.quizEndings).default(() => []),
-  mappings: z.array(mapping).max(LIMITS.quizMappings).default(() => []),
+  endings: z
+    .array(ending)
+    .max(LIMITS.quizEndings)
+    .default(() => []),
+  mappings: z
+    .array(mapping)
+    .max(LIMITS.quizMappings)
+    .default(() => []),
 });

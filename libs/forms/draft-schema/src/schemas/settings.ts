@@ -66,11 +66,21 @@ export const settingsSchema = z
       .refine((s) => SLUG_PATTERN.test(s), coded('invalid_slug', 'Use lower-case letters, digits and single hyphens (my-form).'))
       .optional(),
     submitButtonLabel: label.optional(),
-    hidden: z.strictObject({ variables: z.array(variable).max(LIMITS.variables).default(() => []) }).prefault({}),
+    hidden: z
+      .strictObject({
+        variables: z
+          .array(variable)
+          .max(LIMITS.variables)
+          .default(() => []),
+      })
+      .prefault({}),
     submissions: z
       .strictObject({
         thankYou: defaultScreen.prefault({ description: DEFAULT_THANK_YOU_SCREEN.description }),
-        thankYouScreens: z.array(extraScreen).max(LIMITS.thankYouScreens).default(() => []),
+        thankYouScreens: z
+          .array(extraScreen)
+          .max(LIMITS.thankYouScreens)
+          .default(() => []),
       })
       .prefault({}),
   })

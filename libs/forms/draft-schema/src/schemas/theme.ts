@@ -12,12 +12,10 @@ const BACKGROUND_VALUE = {
   gradient: { test: (v: string) => GRADIENT_PATTERN.test(v), code: 'invalid_gradient', message: 'Use a CSS gradient, e.g. linear-gradient(#fff, #eee).' },
 } as const;
 
-const background = z
-  .strictObject({ type: z.enum(['color', 'image', 'gradient']), value: z.string().max(LIMITS.url) })
-  .superRefine(({ type, value }, ctx) => {
-    const rule = BACKGROUND_VALUE[type];
-    if (!rule.test(value)) ctx.addIssue({ code: 'custom', path: ['value'], ...coded(rule.code, rule.message) });
-  });
+const background = z.strictObject({ type: z.enum(['color', 'image', 'gradient']), value: z.string().max(LIMITS.url) }).superRefine(({ type, value }, ctx) => {
+  const rule = BACKGROUND_VALUE[type];
+  if (!rule.test(value)) ctx.addIssue({ code: 'custom', path: ['value'], ...coded(rule.code, rule.message) });
+});
 
 const customFont = z.strictObject({
   family: fontFamily,
@@ -39,7 +37,11 @@ export const themeSchema = z
   })
   .superRefine((theme, ctx) => {
     if (theme.fontFamily === 'custom' && !theme.customFont) {
-      ctx.addIssue({ code: 'custom', path: ['customFont'], ...coded('required', 'A custom font family needs customFont (family, fileName, assetId, format, url).') });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['customFont'],
+        ...coded('required', 'A custom font family needs customFont (family, fileName, assetId, format, url).'),
+      });
     }
   })
   .prefault({});

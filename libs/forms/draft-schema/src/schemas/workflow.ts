@@ -44,8 +44,14 @@ export const ruleSchema = z.strictObject({
   id: id.optional(),
   stepId: id,
   match: z.enum(['all', 'any']).default('all'),
-  conditions: z.array(condition).max(LIMITS.conditionsPerRule).default(() => []),
-  actions: z.array(action).max(LIMITS.actionsPerRule).default(() => []),
+  conditions: z
+    .array(condition)
+    .max(LIMITS.conditionsPerRule)
+    .default(() => []),
+  actions: z
+    .array(action)
+    .max(LIMITS.actionsPerRule)
+    .default(() => []),
   target: targetSchema.optional(),
 });
 
@@ -53,7 +59,10 @@ export const workflowSchema = z
   .strictObject({
     version: z.literal(1).default(1),
     enabled: z.boolean().default(true),
-    rules: z.array(ruleSchema).max(LIMITS.rules).default(() => []),
+    rules: z
+      .array(ruleSchema)
+      .max(LIMITS.rules)
+      .default(() => []),
     fallbacks: z.record(id, targetSchema).default(() => ({})),
   })
   .prefault({});

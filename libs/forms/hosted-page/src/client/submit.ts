@@ -8,9 +8,7 @@ export interface SubmissionBody {
   analyticsSessionId: string;
 }
 
-export type SubmitOutcome =
-  | { ok: true; screenId: string | null; redirectTo: string | null }
-  | { ok: false; message: string; fieldId: string | null };
+export type SubmitOutcome = { ok: true; screenId: string | null; redirectTo: string | null } | { ok: false; message: string; fieldId: string | null };
 
 /** The API's answer as the page reads it: every leaf is checked before use. */
 interface SubmitReply {
