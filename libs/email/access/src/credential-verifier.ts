@@ -7,7 +7,6 @@ import { EmailErrors } from '@email/contracts';
 import { AccessRepository, ApiKeyRecord } from './access.repository';
 import { hashApiKey } from './api-key-secret';
 import { canonicalScopes, profilesCovering } from './scopes';
-import type { EmailCredential } from './workspace-context';
 
 /** The API-key credential as clients see it in the capabilities document. */
 export interface ApiKeyCredentialView {
@@ -22,6 +21,12 @@ export interface ApiKeyCredentialView {
   revoked_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** What EmailCredentialVerifier puts on `principal.credential`. */
+export interface EmailCredential {
+  view: ApiKeyCredentialView;
+  workspace: { id: string; name: string };
 }
 
 export function credentialView(key: ApiKeyRecord, now: Date): ApiKeyCredentialView {

@@ -1,13 +1,7 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { Principal } from '@shared/auth';
 import { trustedWorkspaceId, WorkspaceContext } from '@shared/core';
-import type { ApiKeyCredentialView } from './credential-verifier';
-
-/** What EmailCredentialVerifier puts on `principal.credential`. */
-export interface EmailCredential {
-  view: ApiKeyCredentialView;
-  workspace: { id: string; name: string };
-}
+import type { EmailCredential } from './credential-verifier';
 
 /** The workspace an email request acts in, with the credential that established it. */
 export interface EmailWorkspaceContext extends WorkspaceContext {

@@ -2,7 +2,7 @@ import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from 
 import { Reflector } from '@nestjs/core';
 import type { Principal } from '@shared/auth';
 import { findUnstorableInput } from '@shared/errors';
-import type { Permission } from './workspace-access';
+import type { Permission } from './workspace-roles';
 import { FormsWorkspaceContext, WorkspaceContextResolver } from './workspace-context';
 
 const FORM_WORKSPACE = 'forms:form-workspace';

@@ -8,7 +8,7 @@ import { FormDetail, FormSummary, toSummary, unixSeconds } from './form-view';
 import { FormRow, FormsRepository } from './forms.repository';
 import { PublishedForm, PublishedForms } from './published-forms';
 import { newPublicId } from './public-id';
-import type { WorkspacePlan } from './workspace-access';
+import type { WorkspacePlan } from './workspace-roles';
 import type { FormsWorkspaceContext } from './workspace-context';
 
 /** `draft_revision` + `force` as every draft write accepts them. */

@@ -3,6 +3,7 @@ export * from './forms.service';
 export * from './draft-editor.service';
 export * from './published-forms';
 export * from './workspace-access';
+export * from './workspace-roles';
 export * from './workspace-context';
 export * from './form-workspace.guard';
 export * from './form-view';

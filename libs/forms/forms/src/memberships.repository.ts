@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { FormsPrisma } from '@forms/data-access';
-import type { WorkspaceMembership, WorkspacePlan, WorkspaceRole } from './workspace-access';
+import type { WorkspaceMembership, WorkspacePlan, WorkspaceRole } from './workspace-roles';
 
 /** Where a form lives and what the caller may do there, read live. */
 export interface FormWorkspace {

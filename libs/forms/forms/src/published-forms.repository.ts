@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { FormsPrisma } from '@forms/data-access';
 import type { DraftSchema } from '@forms/draft-schema';
-import type { WorkspacePlan } from './workspace-access';
+import type { WorkspacePlan } from './workspace-roles';
 
 /** A form as the public side sees it, with the schema of its latest published version. */
 export interface PublishedFormRow {

@@ -4,7 +4,8 @@ import type { Principal } from '@shared/auth';
 import { trustedWorkspaceId, WorkspaceContext } from '@shared/core';
 import { MembershipsRepository } from './memberships.repository';
 import { PublishedForms } from './published-forms';
-import { assertRoleAllows, Permission, WorkspaceAccess, WorkspacePlan, WorkspaceRole } from './workspace-access';
+import { WorkspaceAccess } from './workspace-access';
+import { assertRoleAllows, Permission, WorkspacePlan, WorkspaceRole } from './workspace-roles';
 
 /** The workspace a forms request acts in, with the caller's membership there already checked. */
 export interface FormsWorkspaceContext extends WorkspaceContext {

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build, type Metafile, type Plugin } from 'esbuild';
-import { PREBUILT_BUNDLE } from './script';
+import { PREBUILT_BUNDLE } from './prebuilt-bundle';
 
 /** `src/` whether this module runs from `src/` or from `dist/`. */
 const sourceDir = path.resolve(__dirname, '..', 'src');

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { bundleHostedFormScript, writeHostedFormBundle } from './client-bundle';
-import { hostedFormScript, hostedFormScriptIn, PREBUILT_BUNDLE } from './script';
+import { PREBUILT_BUNDLE } from './prebuilt-bundle';
+import { hostedFormScript, hostedFormScriptIn } from './script';
 
 describe('hostedFormScript', () => {
   let buildDir: string;

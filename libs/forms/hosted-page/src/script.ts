@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { PREBUILT_BUNDLE } from './prebuilt-bundle';
 
 export interface HostedFormScript {
   body: string;
@@ -10,9 +11,6 @@ export interface HostedFormScript {
   /** `form.<hash>.js`: the name changes with the content, so it can be cached as immutable. */
   fileName: string;
 }
-
-/** The bundle the build writes beside the compiled lib (`dist/`). */
-export const PREBUILT_BUNDLE = 'form.bundle.js';
 
 let loaded: Promise<HostedFormScript> | undefined;
 

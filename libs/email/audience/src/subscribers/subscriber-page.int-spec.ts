@@ -3,7 +3,8 @@ import { trustedWorkspaceId, WorkspaceId } from '@shared/core';
 import type { KeysetPage } from '@shared/pagination';
 import { useEmailDatabase } from '../testing/email-database.fixture';
 import type { SubscriberDto } from './subscriber.dto';
-import { SubscriberFilter, SubscriberRepository } from './subscriber.repository';
+import { SubscriberRepository } from './subscriber.repository';
+import { SubscriberFilter } from './subscriber.store';
 
 const PAGED = trustedWorkspaceId('wsp_paged');
 const FILTERED = trustedWorkspaceId('wsp_filtered');

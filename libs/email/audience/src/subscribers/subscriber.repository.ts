@@ -1,63 +1,25 @@
 import { Injectable } from '@nestjs/common';
-import { EmailPrisma, Prisma, SubscriberStatus } from '@email/data-access';
+import { EmailPrisma, Prisma } from '@email/data-access';
 import { EmailErrors } from '@email/contracts';
 import { WorkspaceId } from '@shared/core';
 import { isUniqueViolation } from '@shared/errors';
 import { KeysetPage } from '@shared/pagination';
 import type { SubscriberDto } from './subscriber.dto';
-import type { SubscriberStore } from './subscriber.store';
-
-export interface SubscriberFilter {
-  search?: string;
-  email?: string;
-  status?: SubscriberStatus;
-  /** Only subscribers subscribed before this instant with no open since (the caller's clock decides "now"). */
-  coldBefore?: Date;
-  tagIds?: string[];
-  tagOperator?: 'has_any_of' | 'has_none_of';
-  sequenceIds?: string[];
-  sequenceOperator?: string;
-}
-
-export interface SubscriberChanges {
-  email?: string;
-  name?: string;
-  status?: SubscriberStatus;
-  country?: string;
-  subscribed_at?: Date;
-  custom_fields?: Record<string, unknown>;
-}
+import type {
+  LockedSubscriber,
+  NewConsentRecord,
+  NewSubscriber,
+  SubscriberChanges,
+  SubscriberFilter,
+  SubscriberPageJson,
+  SubscriberStore,
+} from './subscriber.store';
 
 type Db = Prisma.TransactionClient | EmailPrisma;
 
 export const subscriberEmailTaken = () =>
   EmailErrors.fail('subscriber_email_taken', 'Another subscriber already has this email.', { details: { field: 'email' } });
 type Tx = Prisma.TransactionClient;
-
-/** Consent evidence to store with a subscriber write. */
-export interface NewConsentRecord {
-  id: string;
-  lawful_basis: string;
-  consent_text_version?: string | null;
-  collected_at: Date;
-  source_url?: string | null;
-  evidence_reference: string;
-  technical_evidence_hash?: string | null;
-}
-
-/** The stored fields a write compares against, read under a row lock. */
-export interface LockedSubscriber {
-  id: string;
-  email: string;
-  name: string;
-  status: SubscriberStatus;
-  country: string | null;
-  subscribed_at: Date;
-  custom_fields: Record<string, unknown>;
-}
-
-/** A subscriber to insert (see insertOrLock): the fields a locked read returns. */
-export type NewSubscriber = LockedSubscriber;
 
 const LOCKED = Prisma.sql`id, email, name, status, country, subscribed_at, custom_fields`;
 
@@ -85,14 +47,6 @@ const DOCUMENT = Prisma.sql`json_build_object(
   'created_at', ${iso(Prisma.sql`s.created_at`)},
   'updated_at', ${iso(Prisma.sql`s.updated_at`)}
 )`;
-
-/** One page as JSON text, plus what pagination needs: how many rows matched (limit + 1 at most) and the last kept row. */
-export interface SubscriberPageJson {
-  data: string;
-  fetched: number;
-  last_created_at: string | null;
-  last_id: string | null;
-}
 
 const SEQUENCE_CONDITIONS: Record<string, { negate: boolean; state: Prisma.Sql }> = {
   is_active_in_any_of: { negate: false, state: Prisma.sql`AND e.state = 'active'` },

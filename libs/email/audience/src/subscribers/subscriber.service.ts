@@ -20,7 +20,7 @@ import {
   SubscriberUpdateRequestDto,
   SubscriberUpsertRequestDto,
 } from './subscriber.dto';
-import { LockedSubscriber, SubscriberChanges, SubscriberFilter } from './subscriber.repository';
+import { LockedSubscriber, SubscriberChanges, SubscriberFilter } from './subscriber.store';
 import { SubscriberStore } from './subscriber.store';
 
 /** A subscriber is cold without an open in this many days. */

@@ -1,10 +1,63 @@
-import type { Prisma } from '@email/data-access';
+import type { Prisma, SubscriberStatus } from '@email/data-access';
 import type { WorkspaceId } from '@shared/core';
 import type { KeysetPage } from '@shared/pagination';
 import type { SubscriberDto } from './subscriber.dto';
-import type { LockedSubscriber, NewConsentRecord, NewSubscriber, SubscriberChanges, SubscriberFilter, SubscriberPageJson } from './subscriber.repository';
 
 type Tx = Prisma.TransactionClient;
+
+export interface SubscriberFilter {
+  search?: string;
+  email?: string;
+  status?: SubscriberStatus;
+  /** Only subscribers subscribed before this instant with no open since (the caller's clock decides "now"). */
+  coldBefore?: Date;
+  tagIds?: string[];
+  tagOperator?: 'has_any_of' | 'has_none_of';
+  sequenceIds?: string[];
+  sequenceOperator?: string;
+}
+
+export interface SubscriberChanges {
+  email?: string;
+  name?: string;
+  status?: SubscriberStatus;
+  country?: string;
+  subscribed_at?: Date;
+  custom_fields?: Record<string, unknown>;
+}
+
+/** Consent evidence to store with a subscriber write. */
+export interface NewConsentRecord {
+  id: string;
+  lawful_basis: string;
+  consent_text_version?: string | null;
+  collected_at: Date;
+  source_url?: string | null;
+  evidence_reference: string;
+  technical_evidence_hash?: string | null;
+}
+
+/** The stored fields a write compares against, read under a row lock. */
+export interface LockedSubscriber {
+  id: string;
+  email: string;
+  name: string;
+  status: SubscriberStatus;
+  country: string | null;
+  subscribed_at: Date;
+  custom_fields: Record<string, unknown>;
+}
+
+/** A subscriber to insert (see insertOrLock): the fields a locked read returns. */
+export type NewSubscriber = LockedSubscriber;
+
+/** One page as JSON text, plus what pagination needs: how many rows matched (limit + 1 at most) and the last kept row. */
+export interface SubscriberPageJson {
+  data: string;
+  fetched: number;
+  last_created_at: string | null;
+  last_id: string | null;
+}
 
 /**
  * The storage SubscriberService works through: SubscriberRepository in the app, an in-memory fake in unit specs

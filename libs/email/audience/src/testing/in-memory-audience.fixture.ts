@@ -5,13 +5,8 @@ import type { CursorCodec } from '@shared/pagination';
 import { CustomFieldService } from '../custom-fields/custom-field.service';
 import type { CustomFieldRepository } from '../custom-fields/custom-field.repository';
 import type { SubscriberDto } from '../subscribers/subscriber.dto';
-import {
-  subscriberEmailTaken,
-  type LockedSubscriber,
-  type NewConsentRecord,
-  type NewSubscriber,
-  type SubscriberChanges,
-} from '../subscribers/subscriber.repository';
+import { subscriberEmailTaken } from '../subscribers/subscriber.repository';
+import { type LockedSubscriber, type NewConsentRecord, type NewSubscriber, type SubscriberChanges } from '../subscribers/subscriber.store';
 import type { SubscriberStore } from '../subscribers/subscriber.store';
 import { SubscriberService } from '../subscribers/subscriber.service';
 import { tagKey, type TagRepository } from '../tags/tag.repository';

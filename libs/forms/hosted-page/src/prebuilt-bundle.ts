@@ -1,0 +1,2 @@
+/** The bundle the build writes beside the compiled lib (`dist/`), and production reads. */
+export const PREBUILT_BUNDLE = 'form.bundle.js';
