@@ -108,7 +108,8 @@ export const FIELD_CATALOGUE: Readonly<Record<FieldType, FieldTypeDoc>> = {
     properties: {
       currency: { description: 'ISO 4217 code in capitals (USD).' },
       amount: {
-        description: '{type:"fixed", value (minor units)}, {type:"field", fieldId} (a numeric answer) or {type:"variable", variableId} (a number variable).',
+        description:
+          '{type:"fixed", value (minor units)}, {type:"field", fieldId} (a numeric answer) or {type:"variable", variableId} (a number variable); a bare number is a fixed amount.',
       },
     },
   },

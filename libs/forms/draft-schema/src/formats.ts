@@ -14,7 +14,7 @@ export const FONT_FAMILY_PATTERN = /^[A-Za-z0-9 _-]{1,100}$/;
 export const GRADIENT_PATTERN = /^(repeating-)?(linear|radial|conic)-gradient\([^;{}<>\\"'`]*\)$/;
 /** File-upload `accept` entries: a MIME type (`image/png`, `image/*`) or an extension (`.pdf`). */
 export const ACCEPT_PATTERN = /^(\.[a-z0-9]{1,10}|[a-z]+\/([a-z0-9.+-]+|\*))$/;
-const COLOR_PATTERN = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
+export const COLOR_PATTERN = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIME_PATTERN = /^([01]\d|2[0-3]):[0-5]\d$/;
 const EMAIL_PATTERN =

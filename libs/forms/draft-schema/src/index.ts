@@ -6,6 +6,7 @@ export { validateForPublish, draftValidationReport, type PublishContext } from '
 export { DEFAULT_THEME, DEFAULT_THANK_YOU_SCREEN, FIELD_DEFAULTS, DEFAULT_MAX_LENGTH } from './defaults';
 export { LIMITS } from './limits';
 export { FIELD_CATALOGUE, COMMON_FIELD_PROPERTIES, type FieldTypeDoc, type PropertyDoc } from './catalogue';
+export { draftJsonSchemas, draftComponentRef, fieldComponentName, COMPONENT_REF_PREFIX, type DraftComponentName, type JsonSchema } from './json-schema';
 export { coerceAnswer, isAnswered, answerToText, type CoerceResult } from './answers';
 export { COUNTRY_CALLING_CODES } from './phone';
 export { DraftEditConflict, DraftEditError } from './edit/errors';

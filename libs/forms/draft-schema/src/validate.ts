@@ -1,23 +1,16 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { checkForm } from './check-form';
 import { checkQuiz } from './check-quiz';
 import { checkWorkflow } from './check-workflow';
 import { indexForm } from './form-index';
 import { rawIssue, sortByDocument, toDraftIssue, type DraftResult, type IdSource, type RawIssue } from './issues';
-import { LIMITS } from './limits';
 import type { DraftSchema, Quiz } from './model';
 import { quizWithIds, settingsWithIds, stepsWithIds, workflowWithIds } from './normalize';
 import { isRecord } from './object';
-import { stepSchema } from './schemas/fields';
-import { quizSchema } from './schemas/quiz';
-import { settingsSchema } from './schemas/settings';
-import { themeSchema } from './schemas/theme';
-import { workflowSchema } from './schemas/workflow';
+import { draftSections } from './schemas/draft';
 import { fromZodIssues } from './zod-issues';
 
-const SECTIONS = ['version', 'steps', 'settings', 'theme', 'workflow', 'quiz'];
-const versionSchema = z.literal(1).default(1);
-const stepsSchema = z.array(stepSchema).min(1).max(LIMITS.steps);
+const SECTIONS = Object.keys(draftSections);
 
 export type RawDraftResult = { ok: true; value: DraftSchema } | { ok: false; issues: RawIssue[] };
 
@@ -38,13 +31,13 @@ export function parseDraft(input: unknown, ids: IdSource): RawDraftResult {
     issues.push(...fromZodIssues(result.error.issues, input[key], [key]));
     return undefined;
   };
-  const version = section('version', versionSchema);
-  const steps = mapDefined(section('steps', stepsSchema), (s) => stepsWithIds(s, ids));
-  const settings = mapDefined(section('settings', settingsSchema), (s) => settingsWithIds(s, ids));
-  const theme = section('theme', themeSchema);
-  const workflow = mapDefined(section('workflow', workflowSchema), (w) => workflowWithIds(w, ids));
+  const version = section('version', draftSections.version);
+  const steps = mapDefined(section('steps', draftSections.steps), (s) => stepsWithIds(s, ids));
+  const settings = mapDefined(section('settings', draftSections.settings), (s) => settingsWithIds(s, ids));
+  const theme = section('theme', draftSections.theme);
+  const workflow = mapDefined(section('workflow', draftSections.workflow), (w) => workflowWithIds(w, ids));
   const hasQuiz = input.quiz !== undefined && input.quiz !== null;
-  const quiz: Quiz | undefined = hasQuiz ? mapDefined(section('quiz', quizSchema), (q) => quizWithIds(q, ids)) : undefined;
+  const quiz: Quiz | undefined = hasQuiz ? mapDefined(section('quiz', draftSections.quiz), (q) => quizWithIds(q, ids)) : undefined;
 
   // Reference checks need the sections they read; each runs when those parsed.
   if (steps && settings && (quiz || !hasQuiz)) {

@@ -4,14 +4,16 @@ import { ACCEPT_PATTERN, CURRENCY_PATTERN, HIDDEN_NAME_PATTERN, isCalendarDate }
 import { LIMITS } from '../limits';
 import { FIELD_TYPES, type FieldType } from '../model';
 import { COUNTRY_CALLING_CODES } from '../phone';
-import { coded, description, httpUrl, id, label, nonEmptyLabel } from './common';
+import { coded, description, httpUrl, id, label, matching, nonEmptyLabel } from './common';
 
-/** Input of a choice option: `value` defaults to the label. */
-const option = z
-  .strictObject({ id: id.optional(), label: nonEmptyLabel, value: nonEmptyLabel.optional(), imageUrl: httpUrl.optional() })
-  .transform(({ value, ...rest }) => ({ ...rest, value: value ?? rest.label }));
+const optionShape = { id: id.optional(), label: nonEmptyLabel, value: nonEmptyLabel.optional(), imageUrl: httpUrl.optional() };
+/** A choice option: `value` defaults to the label; the output shape is stated so it converts to JSON Schema. */
+export const optionSchema = z
+  .strictObject(optionShape)
+  .transform(({ value, ...rest }) => ({ ...rest, value: value ?? rest.label }))
+  .pipe(z.strictObject({ ...optionShape, value: nonEmptyLabel }));
 
-const calendarDate = z.string().refine(isCalendarDate, coded('invalid_date', 'Use a real date written YYYY-MM-DD.'));
+const calendarDate = z.string().refine(isCalendarDate, coded('invalid_date', 'Use a real date written YYYY-MM-DD.')).meta({ format: 'date' });
 const count = (min: number, max: number) => z.int().min(min).max(max);
 
 /** Properties every field has, in stored key order (`type` goes second). */
@@ -26,7 +28,7 @@ const common = {
 const neverRequired = z.literal(false).default(false);
 
 const options = z
-  .array(option)
+  .array(optionSchema)
   .max(LIMITS.optionsPerField)
   .default(() => []);
 
@@ -70,12 +72,12 @@ const TYPE_PROPERTIES = {
   statement: { required: neverRequired },
   hidden: {
     required: neverRequired,
-    name: z.string().refine((n) => HIDDEN_NAME_PATTERN.test(n), coded('invalid_name', 'Use 1–64 letters, digits, "_" or "-".')),
+    name: matching(HIDDEN_NAME_PATTERN, 'invalid_name', 'Use 1–64 letters, digits, "_" or "-".'),
     dataType: z.enum(['text', 'number']).default(FIELD_DEFAULTS.hidden.dataType),
     defaultValue: label.optional(),
   },
   payment: {
-    currency: z.string().refine((c) => CURRENCY_PATTERN.test(c), coded('invalid_currency', 'Use a three-letter ISO 4217 code in capitals (USD).')),
+    currency: matching(CURRENCY_PATTERN, 'invalid_currency', 'Use a three-letter ISO 4217 code in capitals (USD).'),
     // A bare number is a fixed amount in minor units.
     amount: z.preprocess(
       (v) => (typeof v === 'number' ? { type: 'fixed', value: v } : v),

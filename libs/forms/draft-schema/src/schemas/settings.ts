@@ -48,7 +48,8 @@ const defaultScreen = z.strictObject({
   title: label.default(DEFAULT_THANK_YOU_SCREEN.title),
   ...screenProperties,
 });
-const extraScreen = z.strictObject({ id: id.optional(), title: label.default(''), ...screenProperties });
+/** An extra ending screen; also the shape of any thank-you screen a submission is answered with. */
+export const thankYouScreenSchema = z.strictObject({ id: id.optional(), title: label.default(''), ...screenProperties });
 
 const variable = z.strictObject({
   id: id.optional(),
@@ -64,6 +65,7 @@ export const settingsSchema = z
       .string()
       .max(LIMITS.slug)
       .refine((s) => SLUG_PATTERN.test(s), coded('invalid_slug', 'Use lower-case letters, digits and single hyphens (my-form).'))
+      .meta({ pattern: SLUG_PATTERN.source })
       .optional(),
     submitButtonLabel: label.optional(),
     hidden: z
@@ -78,7 +80,7 @@ export const settingsSchema = z
       .strictObject({
         thankYou: defaultScreen.prefault({ description: DEFAULT_THANK_YOU_SCREEN.description }),
         thankYouScreens: z
-          .array(extraScreen)
+          .array(thankYouScreenSchema)
           .max(LIMITS.thankYouScreens)
           .default(() => []),
       })

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { DEFAULT_THEME } from '../defaults';
 import { FONT_FAMILY_PATTERN, GRADIENT_PATTERN, isColor, isHttpUrl } from '../formats';
 import { LIMITS } from '../limits';
-import { coded, color, httpUrl, id, label } from './common';
+import { coded, color, httpUrl, id, label, matching } from './common';
 
-const fontFamily = z.string().refine((f) => FONT_FAMILY_PATTERN.test(f), coded('invalid_font_family', 'Use 1–100 letters, digits, spaces, "_" or "-".'));
+const fontFamily = matching(FONT_FAMILY_PATTERN, 'invalid_font_family', 'Use 1–100 letters, digits, spaces, "_" or "-".');
 
 const BACKGROUND_VALUE = {
   color: { test: isColor, code: 'invalid_color', message: 'Use a #rgb or #rrggbb color.' },

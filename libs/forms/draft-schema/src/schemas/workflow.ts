@@ -4,13 +4,24 @@ import { CONDITION_OPERATORS, NUMBER_OPERATIONS, type Target } from '../model';
 import { parseTarget, TARGET_SPELLINGS } from '../targets';
 import { coded, id, label } from './common';
 
+/** The stored form of a target. */
+const targetObject = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('end') }),
+  z.strictObject({ type: z.literal('step'), stepId: id }),
+  z.strictObject({ type: z.literal('thank_you'), screenId: id }),
+]);
+
 /** Any accepted target spelling, normalized to the object form. */
-export const targetSchema = z.unknown().transform((value, ctx): Target => {
-  const target = parseTarget(value);
-  if (target) return target;
-  ctx.addIssue({ code: 'custom', ...coded('invalid_target', `Use ${TARGET_SPELLINGS}.`) });
-  return z.NEVER;
-});
+export const targetSchema = z
+  .unknown()
+  .meta({ anyOf: [{ type: 'string', description: '"end", a step id or "thank_you:<screen_id>"' }, { type: 'object' }], description: `${TARGET_SPELLINGS}.` })
+  .transform((value, ctx): Target => {
+    const target = parseTarget(value);
+    if (target) return target;
+    ctx.addIssue({ code: 'custom', ...coded('invalid_target', `Use ${TARGET_SPELLINGS}.`) });
+    return z.NEVER;
+  })
+  .pipe(targetObject);
 
 const subject = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('field'), fieldId: id }),
