@@ -1,27 +1,24 @@
 // npm start: installs, generates, migrates, builds, seeds a demo on first run, then runs both APIs and
 // all workers in the foreground. Ctrl-C stops everything cleanly.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { install, installSecrets, log, prepare, readJson, requireServices, root, run, toolEnv } from './lib/env.mjs';
+import { DEPLOYABLES, launch, launchEnv, waitReady } from './lib/launch.mjs';
 
-const DEPLOYABLES = [
-  { name: 'email-api', port: 3000, portVar: 'PORT' },
-  { name: 'forms-api', port: 3100, portVar: 'PORT' },
-  { name: 'email-send-worker', port: 9101, portVar: 'HEALTH_PORT' },
-  { name: 'email-jobs-worker', port: 9102, portVar: 'HEALTH_PORT' },
-  { name: 'webhook-worker', port: 9103, portVar: 'HEALTH_PORT' },
-  { name: 'forms-worker', port: 9104, portVar: 'HEALTH_PORT' },
-];
 const demoFile = path.join(root, '.data/demo.json');
 const emailPort = Number(process.env.EMAIL_API_PORT ?? 3000);
 const formsPort = Number(process.env.FORMS_API_PORT ?? 3100);
-const env = {
-  ...toolEnv,
-  ...installSecrets(),
-  NODE_ENV: process.env.NODE_ENV ?? 'development',
-  PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${emailPort}`,
-};
+const env = launchEnv(
+  {
+    ...toolEnv,
+    ...installSecrets(),
+    PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${emailPort}`,
+    FORMS_PUBLIC_BASE_URL: process.env.FORMS_PUBLIC_BASE_URL ?? `http://127.0.0.1:${formsPort}`,
+  },
+  process.argv.slice(2),
+);
+const deployables = DEPLOYABLES.map((d) => ({ ...d, port: d.name === 'email-api' ? emailPort : d.name === 'forms-api' ? formsPort : d.port }));
 
 await requireServices();
 log('▸ installing dependencies');
@@ -32,70 +29,20 @@ log('▸ creating databases and applying migrations');
 run(process.execPath, ['scripts/db.mjs', 'migrate']);
 
 const demo = await demoAccounts();
-const children = DEPLOYABLES.map(startDeployable);
-let stopping = false;
-
-process.on('SIGINT', () => stopAll(0));
-process.on('SIGTERM', () => stopAll(0));
-
-await waitReady(`http://127.0.0.1:${emailPort}/readyz`);
-await waitReady(`http://127.0.0.1:${formsPort}/readyz`);
-await demoForm(demo);
-printBanner(demo);
-
-function startDeployable({ name, port, portVar }) {
-  const effectivePort = name === 'email-api' ? emailPort : name === 'forms-api' ? formsPort : port;
-  const child = spawn(process.execPath, [path.join(root, `apps/${name}/dist/main.js`)], {
-    cwd: root,
-    env: { ...env, [portVar]: String(effectivePort) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const prefix = `[${name}] `.padEnd(20);
-  for (const stream of [child.stdout, child.stderr]) {
-    let buffered = '';
-    stream.on('data', (chunk) => {
-      buffered += chunk;
-      const lines = buffered.split('\n');
-      buffered = lines.pop();
-      for (const line of lines) process.stdout.write(`${prefix}${line}\n`);
-    });
-  }
-  child.on('exit', (code, signal) => {
-    if (stopping) return;
-    log(`✖ ${name} exited unexpectedly (${signal ?? code}); stopping everything.`);
-    stopAll(1);
-  });
-  return child;
-}
-
-function stopAll(code) {
-  if (stopping) return;
-  stopping = true;
-  log('\n▸ stopping (waiting for workers to finish active jobs)…');
-  const alive = children.filter((c) => c.exitCode === null && c.signalCode === null);
-  let pending = alive.length;
-  if (!pending) process.exit(code);
-  for (const child of alive) {
-    child.once('exit', () => --pending === 0 && process.exit(code));
-    child.kill('SIGTERM');
-  }
-  setTimeout(() => {
-    for (const child of alive) child.kill('SIGKILL');
-    process.exit(code || 1);
-  }, 30_000).unref();
-}
-
-async function waitReady(url) {
-  for (let attempt = 0; attempt < 150; attempt++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  log(`✖ ${url} did not become ready within 30 s`);
+const { stopAll } = launch(deployables, env);
+const late = await firstNotReady(deployables);
+if (late) {
+  log(`✖ ${late.name} did not become ready on port ${late.port} within 30 s`);
   stopAll(1);
+} else {
+  await demoForm(demo);
+  printBanner(demo);
+}
+
+/** Every deployable is waited for, so all their start-up lines are on screen before the banner. */
+async function firstNotReady(list) {
+  for (const deployable of list) if (!(await waitReady(`http://127.0.0.1:${deployable.port}/readyz`))) return deployable;
+  return undefined;
 }
 
 /** Demo workspace and forms account: created on the first run, reused afterwards while they still exist. */
@@ -205,6 +152,10 @@ function printBanner(demo) {
       '',
       ` Try:  curl -s -H "Authorization: Bearer ${demo.email.api_key}" http://127.0.0.1:${emailPort}/v1/workspace`,
       `       curl -s -H "Authorization: Bearer ${demo.forms.api_key}" http://127.0.0.1:${formsPort}/api/v1/me`,
+      '',
+      ' The README walkthroughs start from these two lines (paste them into your shell):',
+      `   EMAIL_API=http://127.0.0.1:${emailPort}/v1 EMAIL_KEY=${demo.email.api_key}`,
+      `   FORMS_API=http://127.0.0.1:${formsPort}/api/v1 FORMS_KEY=${demo.forms.api_key}`,
       '',
       ' Ctrl-C stops everything.',
       line,

@@ -2,28 +2,21 @@
  * Boots every deployable from its build output, as `npm start` and the containers do, so a missing
  * workspace dependency or a bootstrap error fails here rather than in production.
  */
-import { ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { createTestDatabase, freePort, TestDatabase, uniqueQueuePrefix } from '@shared/testing';
+import { createTestDatabase, TestDatabase, uniqueQueuePrefix } from '@shared/testing';
+import { DEPLOYABLES, requireBuilt, root, startBuiltDeployable } from './built-deployable';
 
-const root = path.resolve(__dirname, '../..');
-const DEPLOYABLES = ['email-api', 'forms-api', 'email-send-worker', 'email-jobs-worker', 'webhook-worker', 'forms-worker'];
-
-async function waitReady(url: string, child: ChildProcess): Promise<void> {
-  // Generous: a loaded 2-core CI machine can take many seconds to boot Nest and Prisma.
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`${url}: process exited with ${child.exitCode}`);
-    const ok = await fetch(url).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} never became ready`);
-}
+/**
+ * Whether the port answers on 127.0.0.2: Linux routes all of 127/8 to the loopback interface, so a socket bound to
+ * 0.0.0.0 answers there and one bound to 127.0.0.1 refuses, which tells the two apart without a second network.
+ */
+const answersBeyond127001 = (port: number) =>
+  fetch(`http://127.0.0.2:${port}/healthz`).then(
+    () => true,
+    () => false,
+  );
 
 describe('built deployables', () => {
   let email: TestDatabase;
@@ -31,9 +24,7 @@ describe('built deployables', () => {
   let env: NodeJS.ProcessEnv;
 
   beforeAll(async () => {
-    for (const name of [...DEPLOYABLES, 'admin-cli']) {
-      if (!existsSync(path.join(root, `apps/${name}/dist/main.js`))) throw new Error(`apps/${name} is not built: run npm test (it builds first)`);
-    }
+    requireBuilt([...DEPLOYABLES, 'admin-cli']);
     [email, forms] = await Promise.all([createTestDatabase('email'), createTestDatabase('forms')]);
     env = {
       ...process.env,
@@ -50,18 +41,12 @@ describe('built deployables', () => {
   });
 
   it.each(DEPLOYABLES)(
-    '%s starts, reports ready and exits cleanly on SIGTERM',
+    '%s starts, reports ready on 127.0.0.1 only and exits cleanly on SIGTERM',
     async (name) => {
-      const port = await freePort();
-      const isApi = name.endsWith('-api');
-      const child = spawn(process.execPath, [path.join(root, `apps/${name}/dist/main.js`)], {
-        env: { ...env, [isApi ? 'PORT' : 'HEALTH_PORT']: String(port) },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
-      let stderr = '';
-      child.stderr.on('data', (chunk) => (stderr += chunk));
+      const deployable = await startBuiltDeployable(name, env);
+      const { port } = deployable;
       try {
-        await waitReady(`http://127.0.0.1:${port}/readyz`, child);
+        expect(await answersBeyond127001(port)).toBe(false);
         if (name === 'email-api') expect(((await (await fetch(`http://127.0.0.1:${port}/v1`)).json()) as { version: string }).version).toBe('v1');
         if (name === 'forms-api') {
           // The hosted page's script comes prebuilt with the lib (no bundler at run time).
@@ -70,11 +55,23 @@ describe('built deployables', () => {
           const served = await fetch(`http://127.0.0.1:${port}/f/assets/${script.fileName}`);
           expect({ status: served.status, body: await served.text() }).toEqual({ status: 200, body: script.body });
         }
-        const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        expect({ name, code: await exited, stderr }).toEqual({ name, code: 0, stderr: '' });
+        expect({ name, code: await deployable.stop(), output: deployable.output() }).toEqual({ name, code: 0, output: '' });
       } finally {
-        child.kill('SIGKILL');
+        deployable.child.kill('SIGKILL');
+      }
+    },
+    60_000,
+  );
+
+  it.each(['email-api', 'forms-worker'])(
+    '%s binds every address when HOST=0.0.0.0 (as the containers set it)',
+    async (name) => {
+      const deployable = await startBuiltDeployable(name, { ...env, HOST: '0.0.0.0' });
+      try {
+        expect(await answersBeyond127001(deployable.port)).toBe(true);
+        expect(await deployable.stop()).toBe(0);
+      } finally {
+        deployable.child.kill('SIGKILL');
       }
     },
     60_000,

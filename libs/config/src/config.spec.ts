@@ -62,4 +62,20 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow('TRUST_PROXY must be false, a hop count');
     expect(() => loadConfig({ TRUST_PROXY: '*' })).toThrow('TRUST_PROXY');
   });
+
+  it('binds loopback unless HOST opens it up, and refuses an address it could not bind', () => {
+    expect(loadConfig({}).host).toBe('127.0.0.1');
+    expect(loadConfig({ HOST: '' }).host).toBe('127.0.0.1');
+    expect(loadConfig({ NODE_ENV: 'production', CURSOR_SECRET: 'c'.repeat(32), ENCRYPTION_KEY: 'e'.repeat(32) }).host).toBe('127.0.0.1');
+    for (const host of ['0.0.0.0', '::', '::1', '10.1.2.3', 'localhost', 'email-api.postline.svc']) expect(loadConfig({ HOST: host }).host).toBe(host);
+    for (const host of ['0.0.0.0:3000', 'http://0.0.0.0', 'two words', '-bad']) expect(() => loadConfig({ HOST: host })).toThrow('HOST must be an IP address');
+  });
+
+  it('writes request lines at debug in development and at info elsewhere, unless ACCESS_LOG_LEVEL says otherwise', () => {
+    expect(loadConfig({}).accessLogLevel).toBe('debug');
+    expect(loadConfig({ NODE_ENV: 'test' }).accessLogLevel).toBe('info');
+    expect(loadConfig({ NODE_ENV: 'production', CURSOR_SECRET: 'c'.repeat(32), ENCRYPTION_KEY: 'e'.repeat(32) }).accessLogLevel).toBe('info');
+    expect(loadConfig({ ACCESS_LOG_LEVEL: 'info' }).accessLogLevel).toBe('info');
+    expect(() => loadConfig({ ACCESS_LOG_LEVEL: 'off' })).toThrow('ACCESS_LOG_LEVEL must be one of info, debug');
+  });
 });

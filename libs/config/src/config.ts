@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+
 /**
  * Typed, validated configuration read once from the environment.
  * Every default lives here; nothing else in the code base reads process.env.
@@ -5,6 +7,7 @@
 export interface AppConfig {
   nodeEnv: 'development' | 'test' | 'production';
   port: number;
+  /** The address the API port and the workers' health ports bind: loopback unless a deployment opens it up. */
   host: string;
   healthPort: number;
   emailDatabaseUrl: string;
@@ -20,7 +23,9 @@ export interface AppConfig {
   cursorSecret: string;
   encryptionKey: string;
   smtpUrl: string;
-  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  logLevel: LogLevel;
+  /** The level of the access log's line for a request answered below 500 (a 5xx is always logged at error). */
+  accessLogLevel: 'info' | 'debug';
   authCacheTtlMs: number;
   /** How often each replica re-reads the auth change counter in Redis, in case a pub/sub message was lost. */
   authChangeCheckMs: number;
@@ -75,6 +80,9 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
 const DEV_SECRET = 'dev-only-secret-change-me-0123456789abcdef';
 
 const PROXY_ENTRY = /^(loopback|linklocal|uniquelocal|[0-9a-fA-F.:]+(\/\d{1,3})?)$/;
@@ -88,6 +96,15 @@ function proxyTrust(raw: string, problems: string[]): boolean | number | string 
   if (entries.every((entry) => PROXY_ENTRY.test(entry))) return entries.join(',');
   problems.push(`TRUST_PROXY must be false, a hop count, or a comma-separated list of addresses, CIDR ranges, loopback, linklocal, uniquelocal (got "${raw}")`);
   return false;
+}
+
+/** An IP address, or a host name the resolver can look up (`localhost`, a container's name). */
+function bindAddress(raw: string, problems: string[]): string {
+  const value = raw.trim();
+  const hostName = /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+  if (isIP(value) || hostName.test(value)) return value;
+  problems.push(`HOST must be an IP address (127.0.0.1, 0.0.0.0, ::) or a host name (got "${raw}")`);
+  return '127.0.0.1';
 }
 
 /** Per-deployable defaults (ports) are passed by the caller; everything else is shared. */
@@ -133,7 +150,7 @@ export function loadConfig(env: Env = process.env, defaults: { port?: number; he
   const config: AppConfig = {
     nodeEnv,
     port: int('PORT', defaults.port ?? 3000, 0, 65535),
-    host: str('HOST', '0.0.0.0'),
+    host: bindAddress(env.HOST || '127.0.0.1', problems),
     healthPort: int('HEALTH_PORT', defaults.healthPort ?? 9100, 0, 65535),
     emailDatabaseUrl: url('EMAIL_DATABASE_URL', 'postgresql://postgres@127.0.0.1:5432/email', ['postgresql:', 'postgres:']),
     formsDatabaseUrl: url('FORMS_DATABASE_URL', 'postgresql://postgres@127.0.0.1:5432/forms', ['postgresql:', 'postgres:']),
@@ -146,7 +163,9 @@ export function loadConfig(env: Env = process.env, defaults: { port?: number; he
     cursorSecret: secret('CURSOR_SECRET'),
     encryptionKey: secret('ENCRYPTION_KEY'),
     smtpUrl: url('SMTP_URL', 'smtp://127.0.0.1:1025', ['smtp:', 'smtps:']),
-    logLevel: oneOf('LOG_LEVEL', nodeEnv === 'test' ? 'silent' : 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
+    logLevel: oneOf('LOG_LEVEL', nodeEnv === 'test' ? 'silent' : 'info', LOG_LEVELS),
+    // A developer's terminal is not the place for a line per request; a server's log is.
+    accessLogLevel: oneOf('ACCESS_LOG_LEVEL', nodeEnv === 'development' ? 'debug' : 'info', ['info', 'debug'] as const),
     authCacheTtlMs: int('AUTH_CACHE_TTL_MS', 5000, 0, 60_000),
     authChangeCheckMs: int('AUTH_CHANGE_CHECK_MS', 500, 50, 60_000),
     authFailureLimit: int('AUTH_FAILURE_LIMIT', nodeEnv === 'test' ? 0 : 30, 0, 1_000_000),

@@ -21,6 +21,7 @@ export function httpLoggingOptions(config: AppConfig, service: string, stream?: 
 /**
  * One line per request, written when the response is sent: method, route pattern (never the URL, so no query
  * string and no path values), status and duration; the request id comes from the request's logger (`reqId`).
+ * The line is at `ACCESS_LOG_LEVEL` (debug in development, info elsewhere), a 5xx's at error.
  * Health, readiness and metrics probes are never logged; 401s are sampled (`ACCESS_LOG_401_SAMPLE`: one in N).
  */
 export function registerAccessLog(fastify: FastifyInstance, config: AppConfig): void {
@@ -33,7 +34,7 @@ export function registerAccessLog(fastify: FastifyInstance, config: AppConfig): 
     if (!skipped) {
       const line = { method: request.method, route: route ?? '(unmatched)', status, duration_ms: Math.round(reply.elapsedTime * 10) / 10 };
       if (status >= 500) request.log.error(line, 'request');
-      else request.log.info(line, 'request');
+      else request.log[config.accessLogLevel](line, 'request');
     }
     done();
   });

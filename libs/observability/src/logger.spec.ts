@@ -1,10 +1,10 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { loadConfig } from '@shared/config';
-import { loggerOptions, scrubEmails } from './logger';
+import { loggerOptions, PinoNestLogger, scrubEmails } from './logger';
 
 describe('logger', () => {
-  const capture = () => {
+  const capture = (level = 'info') => {
     const lines: string[] = [];
     const stream = new Writable({
       write(chunk: Buffer, _encoding, done) {
@@ -12,7 +12,7 @@ describe('logger', () => {
         done();
       },
     });
-    return { lines, logger: pino(loggerOptions(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'info' }), 'test'), stream) };
+    return { lines, logger: pino(loggerOptions(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: level }), 'test'), stream) };
   };
 
   it('writes no email address: not in the message, a field, a nested value or an error', () => {
@@ -40,5 +40,26 @@ describe('logger', () => {
 
   it('leaves other values alone', () => {
     expect(scrubEmails({ id: 'sub_1', count: 3, at: 'user @ host' })).toEqual({ id: 'sub_1', count: 3, at: 'user @ host' });
+  });
+
+  it("writes Nest's start-up narration (modules, routes) at debug, and every other Nest message at its own level", () => {
+    const levelsOf = (level: string) => {
+      const { lines, logger } = capture(level);
+      const nest = new PinoNestLogger(logger);
+      nest.log('Mapped {/v1, GET} route', 'RouterExplorer');
+      nest.log('AppModule dependencies initialized', 'InstanceLoader');
+      nest.log('Nest application successfully started', 'NestApplication');
+      nest.log('Redis reachable again', 'Redis');
+      nest.warn('lost Redis', 'Redis');
+      return lines.map((line) => JSON.parse(line) as { level: number; msg: string }).map(({ level, msg }) => `${level} ${msg}`);
+    };
+    expect(levelsOf('info')).toEqual(['30 Redis reachable again', '40 lost Redis']);
+    expect(levelsOf('debug')).toEqual([
+      '20 Mapped {/v1, GET} route',
+      '20 AppModule dependencies initialized',
+      '20 Nest application successfully started',
+      '30 Redis reachable again',
+      '40 lost Redis',
+    ]);
   });
 });

@@ -55,12 +55,19 @@ export function createLogger(config: AppConfig, service: string): Logger {
   return pino(loggerOptions(config, service));
 }
 
+/**
+ * Nest's own start-up narration: a line per module initialised and per route mapped. It says nothing an operator acts
+ * on, so it is written at debug; the service's own `… listening` / `… started` line marks a successful start.
+ */
+const NEST_BOOT_CONTEXTS = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication']);
+
 /** Routes Nest's own log lines into the structured pino logger. */
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 
   log(message: unknown, context?: string) {
-    this.logger.info({ context }, String(message));
+    if (context !== undefined && NEST_BOOT_CONTEXTS.has(context)) this.logger.debug({ context }, String(message));
+    else this.logger.info({ context }, String(message));
   }
   error(message: unknown, trace?: string, context?: string) {
     this.logger.error({ context, trace }, String(message));
