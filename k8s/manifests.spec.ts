@@ -15,6 +15,7 @@ import { join, resolve } from 'node:path';
 import ts from 'typescript';
 import { parse, parseAllDocuments } from 'yaml';
 import { EmailWorkerQueues } from '@email/contracts';
+import { loadConfig } from '@shared/config';
 import { queuePrefix } from '@shared/queue';
 
 const REPO = resolve(__dirname, '..');
@@ -28,7 +29,9 @@ interface Deployable {
   portEnv: 'PORT' | 'HEALTH_PORT';
   env: string[]; // beyond the shared ones
 }
-const SHARED_ENV = ['NODE_ENV', 'REDIS_URL', 'QUEUE_PREFIX', 'CURSOR_SECRET', 'ENCRYPTION_KEY'];
+const SHARED_ENV = ['NODE_ENV', 'HOST', 'REDIS_URL', 'QUEUE_PREFIX', 'CURSOR_SECRET', 'ENCRYPTION_KEY'];
+/** The apps bind 127.0.0.1 unless told otherwise; a container is reached through its network interface. */
+const CONTAINER_HOST = '0.0.0.0';
 const DEPLOYABLES: Record<string, Deployable> = {
   'email-api': { port: 3000, portEnv: 'PORT', env: ['EMAIL_DATABASE_URL', 'PUBLIC_BASE_URL'] },
   'forms-api': { port: 3100, portEnv: 'PORT', env: ['FORMS_DATABASE_URL', 'FORMS_PUBLIC_BASE_URL'] },
@@ -293,6 +296,15 @@ describe('k8s manifests', () => {
     }
   });
 
+  it('make every deployable bind all addresses of its pod, so Services and probes reach it', () => {
+    const config = byName('ConfigMap', 'postline-config')!.data!;
+    expect(config.HOST).toBe(CONTAINER_HOST);
+    for (const d of deployments()) {
+      const own = podTemplate(d).spec.containers[0].env?.find((e) => e.name === 'HOST');
+      expect([d.metadata.name, own?.value ?? config.HOST]).toEqual([d.metadata.name, CONTAINER_HOST]);
+    }
+  });
+
   it('route every Service to the pods of a Deployment, on a declared port', () => {
     const services = ofKind('Service');
     expect(services.map((s) => s.metadata.name).sort()).toEqual([...APIS].sort());
@@ -412,6 +424,7 @@ describe('docker', () => {
     depends_on?: Record<string, { condition: string }>;
     healthcheck?: { test: string[] };
     volumes?: string[];
+    ports?: string[];
   };
   const compose = parse(readFileSync(join(DOCKER, 'compose.yaml'), 'utf8'), { merge: true }) as {
     services: Record<string, ComposeService>;
@@ -434,11 +447,38 @@ describe('docker', () => {
     for (const name of NAMES) expectAppBuild(name, name);
   });
 
-  it('passes each deployable the environment it needs', () => {
+  it('passes each deployable the environment it needs, binding every address inside its container', () => {
     for (const name of NAMES) {
       const env = services[name].environment ?? {};
       expect([name, requiredEnv(name).filter((k) => env[k] === undefined)]).toEqual([name, []]);
       expect(env[DEPLOYABLES[name].portEnv]).toBe(String(DEPLOYABLES[name].port));
+      expect([name, env.HOST]).toEqual([name, CONTAINER_HOST]);
+    }
+  });
+
+  it("publishes ports on the host's loopback only", () => {
+    const published = Object.entries(services).flatMap(([name, s]) => (s.ports ?? []).map((port) => [name, port]));
+    expect(published.length).toBeGreaterThanOrEqual(NAMES.length);
+    for (const [name, port] of published) expect([name, port]).toEqual([name, expect.stringMatching(/^127\.0\.0\.1:\d+:\d+$/)]);
+  });
+
+  it('gives PostgreSQL the credentials of the default database URLs, so npm start works against it unchanged', () => {
+    const defaults = new URL(loadConfig({}).emailDatabaseUrl);
+    expect(new URL(loadConfig({}).formsDatabaseUrl).username).toBe(defaults.username);
+    const postgres = services.postgres.environment ?? {};
+    expect(postgres.POSTGRES_USER).toBe(defaults.username);
+    if (defaults.password) expect(postgres.POSTGRES_PASSWORD).toBe(defaults.password);
+    else expect(postgres.POSTGRES_HOST_AUTH_METHOD).toBe('trust');
+    expect(services.postgres.healthcheck?.test).toEqual(expect.arrayContaining(['-U', defaults.username]));
+    const urls = Object.entries(services).flatMap(([name, s]) =>
+      Object.entries(s.environment ?? {})
+        .filter(([key]) => key.endsWith('_DATABASE_URL'))
+        .map(([key, value]) => [`${name} ${key}`, value]),
+    );
+    expect(urls.length).toBeGreaterThanOrEqual(Object.keys(MIGRATIONS).length + NAMES.length);
+    for (const [where, value] of urls) {
+      const url = new URL(value);
+      expect([where, url.username, url.password]).toEqual([where, defaults.username, defaults.password]);
     }
   });
 
