@@ -25,6 +25,8 @@ export const EMAIL_HTTP_OPTIONS: HttpAppOptions = {
   service: 'email-api',
   // Official clients send and read x-mailrith-request-id; everyone else uses x-request-id.
   requestIdHeaders: ['x-request-id', 'x-mailrith-request-id'],
+  // The contract refuses unknown body properties only where its schema is closed (see @ClosedObject).
+  unknownProperties: 'per-schema',
 };
 
 @Module({

@@ -4,6 +4,7 @@ import { IsEmail, IsInt, IsOptional, IsString, Max, MaxLength, ValidateNested } 
 import { Type } from 'class-transformer';
 import request from 'supertest';
 import { Public } from '@shared/auth';
+import { ClosedObject } from '@shared/errors';
 import { createTestApp, createTestDatabase, TestDatabase } from '@shared/testing';
 import { EmailPrisma } from '@email/data-access';
 import { AppModule, EMAIL_HTTP_OPTIONS } from '../src/app.module';
@@ -12,6 +13,8 @@ class ProbeAddress {
   @IsString() @MaxLength(5) city!: string;
 }
 
+// Closed, so an unknown property is refused (an open DTO would drop it; see liberal-requests.e2e-spec.ts).
+@ClosedObject()
 class ProbeBody {
   @IsEmail() email!: string;
   @IsOptional() @IsInt() @Max(10) count?: number;

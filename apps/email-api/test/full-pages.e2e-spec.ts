@@ -3,62 +3,11 @@
  * workspace of its own: a page of limit ROWS - 1, ROWS and ROWS + 1, and a walk one row at a time. An exactly full
  * last page has `has_more: false` and no cursor; a page with rows after it has both, and the cursor leads to them.
  */
-import { EmailPrisma } from '@email/data-access';
-import { contractOperations, isImplemented } from './contract';
+import { isImplemented } from './contract';
+import { CURSOR_LISTS, LIST_FILLERS, ListPage } from './cursor-lists';
 import { emailApi, EmailApiHarness } from './helpers';
 
 const ROWS = 3;
-
-type Fill = (h: EmailApiHarness, workspace: { workspace_id: string; api_key: string }) => Promise<void>;
-
-/** How to create ROWS rows for each list; an implemented list without an entry here fails the test. */
-const FILLERS: Record<string, Fill> = {
-  listSubscribers: async (h, w) => {
-    for (let i = 0; i < ROWS; i++)
-      await h
-        .as(w.api_key)
-        .post('/v1/subscribers')
-        .send({ email: `page${i}@example.com` })
-        .expect(201);
-  },
-  listTags: async (h, w) => {
-    for (let i = 0; i < ROWS; i++)
-      await h
-        .as(w.api_key)
-        .post('/v1/tags')
-        .send({ name: `Page tag ${i}` })
-        .expect(201);
-  },
-  listCustomFields: async (h, w) => {
-    for (let i = 0; i < ROWS; i++)
-      await h
-        .as(w.api_key)
-        .post('/v1/custom-fields')
-        .send({ label: `Page field ${i}`, type: 'Text' })
-        .expect(201);
-  },
-  listSenderIdentities: async (h, w) => {
-    await h.app.get(EmailPrisma).deliveryConnection.createMany({
-      data: Array.from({ length: ROWS }, (_, i) => ({
-        // Shaped like the ids the service mints (prefix_alphanumerics): a cursor holding any other shape is refused.
-        id: `edc_${w.workspace_id.replace(/^wsp_/, '')}${i}`,
-        workspace_id: w.workspace_id,
-        name: `Page ${i}`,
-        provider: 'custom-smtp',
-        from_email: `page${i}@example.com`,
-        from_name: 'Page',
-        enabled: true,
-      })),
-    });
-  },
-};
-
-const cursorLists = contractOperations().filter((op) => op.method === 'GET' && JSON.stringify(op.query_params ?? []).includes('"starting_after"'));
-
-interface ListPage {
-  data: Array<{ id: string }>;
-  pagination: { has_more: boolean; next_cursor: string | null };
-}
 
 describe('email-api: exactly full pages of every cursor list', () => {
   let h: EmailApiHarness;
@@ -69,14 +18,14 @@ describe('email-api: exactly full pages of every cursor list', () => {
 
   it('has an entry for every implemented cursor list', async () => {
     const implemented: string[] = [];
-    for (const op of cursorLists) if (await isImplemented(h, op)) implemented.push(op.operation_id);
-    expect(implemented.sort()).toEqual(Object.keys(FILLERS).sort());
+    for (const op of CURSOR_LISTS) if (await isImplemented(h, op)) implemented.push(op.operation_id);
+    expect(implemented.sort()).toEqual(Object.keys(LIST_FILLERS).sort());
   });
 
-  it.each(Object.keys(FILLERS))('%s', async (operationId) => {
-    const op = cursorLists.find((o) => o.operation_id === operationId)!;
+  it.each(Object.keys(LIST_FILLERS))('%s', async (operationId) => {
+    const op = CURSOR_LISTS.find((o) => o.operation_id === operationId)!;
     const workspace = await h.newWorkspace(`Pages of ${operationId}`);
-    await FILLERS[operationId](h, workspace);
+    await LIST_FILLERS[operationId](h, workspace, ROWS);
     const list = async (query: string): Promise<ListPage> => (await h.as(workspace.api_key).get(`${op.path}?${query}`).expect(200)).body;
     const shape = (page: ListPage) => ({ rows: page.data.length, has_more: page.pagination.has_more, cursor: typeof page.pagination.next_cursor });
 

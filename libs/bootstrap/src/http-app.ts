@@ -3,7 +3,7 @@ import { HttpAdapterHost, ModulesContainer, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { DestinationStream } from 'pino';
 import { APP_CONFIG, AppConfig, loadConfig } from '@shared/config';
-import { createValidationPipe, ErrorEnvelopeFilter } from '@shared/errors';
+import { createValidationPipe, ErrorEnvelopeFilter, UnknownProperties } from '@shared/errors';
 import { createLogger, httpLoggingOptions, PinoNestLogger, registerAccessLog, registerRequestIdEcho, requestIdGenerator } from '@shared/observability';
 import { httpEdgeOptions, registerHttpEdges } from './http-edges';
 import { exitOnSignal } from './shutdown';
@@ -15,6 +15,8 @@ export interface HttpAppOptions {
   bodyLimitBytes?: number;
   /** Where log lines go (tests capture them); stdout when absent. */
   logStream?: DestinationStream;
+  /** What validation does with properties a DTO does not declare; `refuse` when absent. */
+  unknownProperties?: UnknownProperties;
 }
 
 /** Builds a Fastify adapter that assigns or accepts a request id and echoes it on every response. */
@@ -40,9 +42,9 @@ export interface OnHttpAppConfigured {
   onHttpAppConfigured(app: INestApplication): void;
 }
 
-/** Applies what every HTTP app shares: strict validation and the error envelope; then hands the app to OnHttpAppConfigured providers. */
-export function configureHttpApp(app: INestApplication): void {
-  app.useGlobalPipes(createValidationPipe());
+/** Applies what every HTTP app shares: validation and the error envelope; then hands the app to OnHttpAppConfigured providers. */
+export function configureHttpApp(app: INestApplication, options: Pick<HttpAppOptions, 'unknownProperties'> = {}): void {
+  app.useGlobalPipes(createValidationPipe(options.unknownProperties));
   app.useGlobalFilters(new ErrorEnvelopeFilter(app.get(HttpAdapterHost)));
   const notified = new Set<unknown>();
   for (const module of app.get(ModulesContainer).values()) {
@@ -63,7 +65,7 @@ export async function startHttpApp(module: Type<unknown>, options: HttpAppOption
     logger: new PinoNestLogger(logger),
     bufferLogs: true,
   });
-  configureHttpApp(app);
+  configureHttpApp(app, options);
   const effective = app.get<AppConfig>(APP_CONFIG);
   // Closing stops accepting connections, lets in-flight requests finish, then runs Nest's shutdown hooks.
   exitOnSignal(options.service, effective.shutdownTimeoutMs, () => app.close());

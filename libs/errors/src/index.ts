@@ -8,3 +8,4 @@ export * from './unavailable';
 export * from './client-error';
 export * from './registry';
 export * from './store-errors';
+export * from './object-schema';

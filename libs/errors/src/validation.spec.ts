@@ -2,6 +2,7 @@ import { ArgumentMetadata, ValidationError } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { IsInt, IsString, Max, ValidateNested } from 'class-validator';
 import { DomainError } from './domain-error';
+import { ClosedObject } from './object-schema';
 import { createValidationPipe, firstFailure } from './validation';
 
 const failure = (property: string, constraints?: Record<string, string>, children: ValidationError[] = []): ValidationError => ({
@@ -105,5 +106,80 @@ describe('createValidationPipe', () => {
     expect([inParam.code, inParam.details]).toEqual(['invalid_characters', { field: 'id' }]);
     const wholeQuery = await refusal({ q: '\ud800' }, { type: 'query', metatype: Object });
     expect(wholeQuery.details).toEqual({ field: 'q' });
+  });
+});
+
+@ClosedObject()
+class Evidence {
+  @IsString()
+  basis!: string;
+}
+
+/** Open: what it does not declare is dropped in per-schema mode. */
+class Profile {
+  @IsString()
+  name!: string;
+
+  @ValidateNested()
+  @Type(() => Evidence)
+  evidence!: Evidence;
+
+  @ValidateNested()
+  @Type(() => Address)
+  address!: Address;
+}
+
+@ClosedObject()
+class Settings {
+  @IsString()
+  label!: string;
+
+  @ValidateNested()
+  @Type(() => Address)
+  address!: Address;
+}
+
+describe('createValidationPipe per-schema', () => {
+  const pipe = createValidationPipe('per-schema');
+  const strict = createValidationPipe();
+  const metadata = (metatype: ArgumentMetadata['metatype']): ArgumentMetadata => ({ type: 'body', metatype });
+
+  async function refusal(value: unknown, metatype: ArgumentMetadata['metatype']): Promise<DomainError> {
+    try {
+      await pipe.transform(value, metadata(metatype));
+    } catch (error) {
+      return error as DomainError;
+    }
+    throw new Error('expected a refusal');
+  }
+
+  it('drops unknown properties of open objects, at any depth, and keeps the declared ones', async () => {
+    const value = await pipe.transform({ name: 'Ada', extra: 1, evidence: { basis: 'consent' }, address: { city: 'Lyon', zip: '69001' } }, metadata(Profile));
+    expect(value).toBeInstanceOf(Profile);
+    expect(value).toEqual({ name: 'Ada', evidence: { basis: 'consent' }, address: { city: 'Lyon' } });
+  });
+
+  it('refuses unknown properties of closed objects, also when an open object holds them, and inside them the open ones drop theirs', async () => {
+    const nested = await refusal({ name: 'Ada', evidence: { basis: 'consent', ip: '10.0.0.1' }, address: { city: 'Lyon' } }, Profile);
+    expect([nested.code, nested.details]).toEqual(['validation_failed', { field: 'evidence.ip', reason: 'unknown_property: property ip should not exist' }]);
+    const top = await refusal({ label: 'x', address: { city: 'Lyon' }, role: 'admin' }, Settings);
+    expect(top.details).toEqual({ field: 'role', reason: 'unknown_property: property role should not exist' });
+    await expect(pipe.transform({ label: 'x', address: { city: 'Lyon', zip: '1' } }, metadata(Settings))).resolves.toEqual({
+      label: 'x',
+      address: { city: 'Lyon' },
+    });
+  });
+
+  it('still refuses what the DTO does declare, after dropping the unknown', async () => {
+    const error = await refusal({ name: 5, extra: 1, evidence: { basis: 'consent' }, address: { city: 'Lyon' } }, Profile);
+    expect(error.details).toEqual({ field: 'name', reason: 'isString: name must be a string' });
+  });
+
+  it('leaves the refuse mode refusing unknown properties of open objects too', async () => {
+    await expect(
+      strict.transform({ name: 'Ada', extra: 1, evidence: { basis: 'consent' }, address: { city: 'Lyon' } }, metadata(Profile)),
+    ).rejects.toMatchObject({
+      details: { field: 'extra', reason: 'unknown_property: property extra should not exist' },
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor, Optional, UseInterceptors, applyDecorators } from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
+import { ApiHeader } from '@nestjs/swagger';
 import { createHash, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { Observable, catchError, concatMap, finalize, from, map, of, switchMap, throwError } from 'rxjs';
@@ -164,5 +165,14 @@ export class IdempotencyInterceptor implements NestInterceptor {
   }
 }
 
-/** Marks a handler as accepting `Idempotency-Key`. */
-export const Idempotent = () => applyDecorators(UseInterceptors(IdempotencyInterceptor));
+/** Marks a handler as accepting `Idempotency-Key`: it replays the first answer to a repeated key, and documents the optional header on the operation. */
+export const Idempotent = () =>
+  applyDecorators(
+    UseInterceptors(IdempotencyInterceptor),
+    ApiHeader({
+      name: 'Idempotency-Key',
+      required: false,
+      schema: { type: 'string' },
+      description: 'Repeating a key with the same body replays the first answer.',
+    }),
+  );

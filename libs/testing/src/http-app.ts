@@ -16,7 +16,7 @@ export async function createTestApp(
   Object.assign(process.env, { NODE_ENV: 'test', ...env });
   const moduleRef = await Test.createTestingModule({ imports: [module] }).compile();
   const app = moduleRef.createNestApplication<NestFastifyApplication>(createFastifyAdapter(loadConfig(), options), { logger: false });
-  configureHttpApp(app);
+  configureHttpApp(app, options);
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
   return app;

@@ -1,7 +1,10 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema, ApiSchemaOptions } from '@nestjs/swagger';
 import { Pagination } from '@shared/pagination';
 
-/** An enabled sender, derived from an enabled delivery connection. Never carries provider settings. */
+/** An enabled sender, derived from an enabled delivery connection. Never carries provider settings (nor any other key). */
+// Closed, as the contract has it. A response only, so no validation reads this (@ClosedObject is for request DTOs);
+// @nestjs/swagger copies every key of @ApiSchema's options into the schema, though its type names only two.
+@ApiSchema({ additionalProperties: false } as ApiSchemaOptions)
 export class SenderIdentityDto {
   @ApiProperty({ example: '/v1/sender-identities/edc_01J…' }) self!: string;
   @ApiProperty() id!: string;

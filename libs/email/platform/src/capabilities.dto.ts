@@ -57,12 +57,20 @@ export class CapabilitiesDiscoveryDto extends OmitType(ApiMetadataDto, ['version
 export class SdkDto {
   @ApiProperty() package_name!: string;
   @ApiProperty() docs_url!: string;
-  @ApiProperty({ enum: ['typescript', 'python'] }) language!: string;
+}
+
+/** Each SDK entry names its own language, so the schema of each allows only that one. */
+export class TypeScriptSdkDto extends SdkDto {
+  @ApiProperty({ enum: ['typescript'] }) language!: 'typescript';
+}
+
+export class PythonSdkDto extends SdkDto {
+  @ApiProperty({ enum: ['python'] }) language!: 'python';
 }
 
 export class PublicApiSdksDto {
-  @ApiProperty({ type: SdkDto }) typescript!: SdkDto;
-  @ApiProperty({ type: SdkDto }) python!: SdkDto;
+  @ApiProperty({ type: TypeScriptSdkDto }) typescript!: TypeScriptSdkDto;
+  @ApiProperty({ type: PythonSdkDto }) python!: PythonSdkDto;
 }
 
 export class PublicApiMcpDto {

@@ -42,13 +42,31 @@ describe('finalizeDocument', () => {
     expect((d.paths['/v1/tags'].post! as unknown as Record<string, unknown>)[REQUIRED_SCOPES_EXTENSION]).toEqual([]);
   });
 
-  it('documents 401 on protected operations, 403 only where a scope is required, and keeps declared responses', () => {
+  it('documents 401 and 429 on protected operations, 403 only where a scope is required, and keeps declared responses', () => {
     const d = finalizeDocument(doc(), access());
     expect(Object.keys(d.paths['/v1'].get!.responses)).toEqual(['200']);
-    expect(Object.keys(d.paths['/v1/workspace'].get!.responses)).toEqual(['200', '401', '403']);
+    expect(Object.keys(d.paths['/v1/workspace'].get!.responses)).toEqual(['200', '401', '403', '429']);
     expect(d.paths['/v1/tags'].get!.responses['401']).toEqual({ description: 'mine' });
-    expect(Object.keys(d.paths['/v1/tags'].post!.responses)).toEqual(['200', '401']);
+    expect(Object.keys(d.paths['/v1/tags'].post!.responses)).toEqual(['200', '401', '429']);
+    expect(d.paths['/v1/tags'].post!.responses['429']).toMatchObject({ headers: { 'Retry-After': { schema: { type: 'integer' } } } });
     expect(d.components!.schemas!.ErrorResponse).toMatchObject({ required: ['error'] });
+  });
+
+  it('adds the error schema when only a handler-declared error response uses it', () => {
+    const publicOnly: OpenAPIObject = {
+      ...doc(),
+      paths: {
+        '/v1': {
+          get: {
+            operationId: 'getPublicApiMeta',
+            responses: { ...ok, '400': { description: 'x', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } } } },
+          },
+        },
+      },
+    };
+    expect(finalizeDocument(publicOnly, access()).components!.schemas!.ErrorResponse).toMatchObject({ required: ['error'] });
+    const none = finalizeDocument({ ...doc(), paths: { '/v1': { get: { operationId: 'getPublicApiMeta', responses: { ...ok } } } } }, access());
+    expect(none.components!.schemas).toBeUndefined();
   });
 
   it('lists the tags in use, in order, describing the known ones', () => {

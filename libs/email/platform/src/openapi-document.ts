@@ -1,8 +1,8 @@
-import { INestApplication, Type } from '@nestjs/common';
+import { applyDecorators, INestApplication, Type } from '@nestjs/common';
 import { PATH_METADATA } from '@nestjs/common/constants';
 import { MetadataScanner, ModulesContainer } from '@nestjs/core';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import type { OpenAPIObject, OperationObject, ResponsesObject, SchemaObject, TagObject } from '@nestjs/swagger';
+import { ApiResponse, DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import type { OpenAPIObject, OperationObject, ResponseObject, ResponsesObject, SchemaObject, TagObject } from '@nestjs/swagger';
 import { PUBLIC_ROUTE, REQUIRED_SCOPES } from '@shared/auth';
 import { AppConfig } from '@shared/config';
 import { canonicalScopes } from '@email/access';
@@ -19,6 +19,7 @@ export const SECURITY_SCHEME = 'WorkspaceApiKey';
 export const REQUIRED_SCOPES_EXTENSION = 'x-required-scopes';
 export const API_TITLE = 'Postline Email Marketing API';
 const ERROR_SCHEMA = 'ErrorResponse';
+const ERROR_CONTENT = { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_SCHEMA}` } } };
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 export type ApiDocumentOperation = OperationObject & { [REQUIRED_SCOPES_EXTENSION]?: string[] };
@@ -125,9 +126,10 @@ export function finalizeDocument(document: OpenAPIObject, access: Map<string, Ro
       if (route.requiredScopes.length) {
         addErrorResponse(operation.responses, '403', `The credential lacks a required scope (${route.requiredScopes.join(', ')}).`);
       }
+      addErrorResponse(operation.responses, '429', 'The credential sent too many requests; retry once Retry-After has passed.', RETRY_AFTER);
     }
   }
-  if (protectedOperations) {
+  if (protectedOperations || usesErrorSchema(document)) {
     document.components = { ...document.components, schemas: { ...document.components?.schemas } };
     document.components.schemas![ERROR_SCHEMA] ??= ERROR_RESPONSE_SCHEMA;
   }
@@ -140,10 +142,35 @@ export function finalizeDocument(document: OpenAPIObject, access: Map<string, Ro
   return document;
 }
 
-function addErrorResponse(responses: ResponsesObject, status: string, description: string): void {
-  responses[status] ??= { description, content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_SCHEMA}` } } } };
+function addErrorResponse(responses: ResponsesObject, status: string, description: string, headers?: ResponseObject['headers']): void {
+  responses[status] ??= { description, content: ERROR_CONTENT, ...(headers ? { headers } : {}) };
 }
 
+const RETRY_AFTER: ResponseObject['headers'] = { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } } };
+
+const usesErrorSchema = (document: OpenAPIObject) => JSON.stringify(document.paths).includes(`"#/components/schemas/${ERROR_SCHEMA}"`);
+
+/** What each domain error status means, in the words every operation shares. */
+const ERROR_STATUS_DESCRIPTIONS = {
+  400: 'The request is invalid; `details.field` names the first problem.',
+  404: 'No such resource in this workspace.',
+  409: 'The request conflicts with the current state (a name taken, a record in use, or one that already exists).',
+  422: 'The request is well formed but cannot be carried out in the current state.',
+} as const;
+
+export type DomainErrorStatus = keyof typeof ERROR_STATUS_DESCRIPTIONS;
+
+/**
+ * Documents the error statuses a handler answers beyond authentication (401, 403 and 429 are added to every
+ * protected operation by finalizeDocument), each with the shared error body.
+ */
+export const ApiErrorResponses = (...statuses: DomainErrorStatus[]) =>
+  applyDecorators(...statuses.map((status) => ApiResponse({ status, description: ERROR_STATUS_DESCRIPTIONS[status], content: ERROR_CONTENT })));
+
+const stringList: SchemaObject = { type: 'array', items: { type: 'string' } };
+const url: SchemaObject = { type: 'string', format: 'uri' };
+
+/** The contract's error body: the permission-recovery members are present on 403s, `prerequisite` and `retry` where they apply. */
 const ERROR_RESPONSE_SCHEMA: SchemaObject = {
   type: 'object',
   description: 'Every non-2xx answer. Permission errors add required_scopes, missing_scopes and recovery fields beside code and message.',
@@ -159,9 +186,59 @@ const ERROR_RESPONSE_SCHEMA: SchemaObject = {
         },
         code: { type: 'string', description: 'Stable machine-readable code; match on it rather than on the message.' },
         message: { type: 'string', description: 'Plain-language explanation.' },
-        details: { type: 'object', additionalProperties: true, description: 'The failing field, the reason, or the resource concerned.' },
+        details: {
+          type: 'object',
+          additionalProperties: false,
+          description: 'The failing field, the reason, or the resource concerned.',
+          properties: {
+            field: { type: 'string' },
+            reason: { type: 'string' },
+            resource: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['type', 'id'],
+              properties: { type: { type: 'string' }, id: { type: 'string' } },
+            },
+          },
+        },
+        required_scopes: { ...stringList, description: 'Every scope the operation needs.' },
+        missing_scopes: { ...stringList, description: 'The required scopes this credential lacks.' },
+        replacement_scopes: { ...stringList, description: 'The scopes a replacement key should have: its current ones plus the missing ones.' },
+        credential_type: { type: 'string', enum: ['workspace_api_key', 'oauth_access_token'] },
+        recommended_work_profiles: { ...stringList, description: 'Work profiles whose scopes cover the operation.' },
+        access_update_url: { ...url, description: 'Where the scopes of the credential are changed.' },
+        reconnect_required: { type: 'boolean', description: 'True when an OAuth connection must be authorized again.' },
+        permissions_help_url: { ...url, description: 'Documentation about scopes and how to add them.' },
+        recovery: {
+          type: 'object',
+          additionalProperties: false,
+          description: 'The recovery advice in one object, for programs.',
+          required: ['action', 'message'],
+          properties: {
+            action: { type: 'string', enum: ['replace_api_key', 'reconnect_oauth'] },
+            message: { type: 'string' },
+            replacement_scopes: stringList,
+            access_update_url: url,
+            permissions_help_url: url,
+          },
+        },
+        prerequisite: {
+          type: 'object',
+          description: 'A resource that must exist or be enabled first.',
+          properties: {
+            resource: { type: 'string' },
+            state: { type: 'string', enum: ['missing', 'disabled'] },
+            required_scopes: stringList,
+            work_profile: { type: 'string' },
+            setup_url: url,
+          },
+        },
+        retry: {
+          type: 'object',
+          description: 'Whether retrying the same request can succeed, and how.',
+          properties: { safe: { type: 'boolean' }, guidance: { type: 'string' } },
+        },
       },
-      additionalProperties: true,
     },
   },
 };

@@ -5,6 +5,7 @@ import { Idempotent } from '@shared/idempotency';
 import { SearchablePageQueryDto } from '@shared/pagination';
 import { CustomFieldUpsertRequestDto, CustomFieldListDto, CustomFieldResponseDto, CustomFieldService, CustomFieldUpdateRequestDto } from '@email/audience';
 import { CurrentWorkspace, EmailWorkspaceContext } from '@email/access';
+import { ApiErrorResponses } from '@email/platform';
 
 @ApiTags('Custom Fields')
 @ApiBearerAuth('WorkspaceApiKey')
@@ -15,6 +16,7 @@ export class CustomFieldsController {
   @Get()
   @RequireScopes('custom_fields:read')
   @ApiOperation({ operationId: 'listCustomFields', summary: 'List custom fields' })
+  @ApiErrorResponses(400)
   @ApiOkResponse({ type: CustomFieldListDto })
   list(@CurrentWorkspace() workspace: EmailWorkspaceContext, @Query() query: SearchablePageQueryDto): Promise<CustomFieldListDto> {
     return this.customFields.list(workspace.workspaceId, query);
@@ -24,6 +26,7 @@ export class CustomFieldsController {
   @Idempotent()
   @RequireScopes('custom_fields:write')
   @ApiOperation({ operationId: 'createCustomField', summary: 'Create a custom field' })
+  @ApiErrorResponses(400)
   @ApiCreatedResponse({ type: CustomFieldResponseDto })
   async create(@CurrentWorkspace() workspace: EmailWorkspaceContext, @Body() body: CustomFieldUpsertRequestDto): Promise<CustomFieldResponseDto> {
     return { data: await this.customFields.create(workspace.workspaceId, body) };
@@ -32,6 +35,7 @@ export class CustomFieldsController {
   @Get(':custom_field_id')
   @RequireScopes('custom_fields:read')
   @ApiOperation({ operationId: 'getCustomField', summary: 'Get a custom field' })
+  @ApiErrorResponses(404)
   @ApiOkResponse({ type: CustomFieldResponseDto })
   async get(@CurrentWorkspace() workspace: EmailWorkspaceContext, @Param('custom_field_id') id: string): Promise<CustomFieldResponseDto> {
     return { data: await this.customFields.get(workspace.workspaceId, id) };
@@ -40,6 +44,7 @@ export class CustomFieldsController {
   @Put(':custom_field_id')
   @RequireScopes('custom_fields:write')
   @ApiOperation({ operationId: 'updateCustomField', summary: 'Update a custom field' })
+  @ApiErrorResponses(400, 404, 409)
   @ApiOkResponse({ type: CustomFieldResponseDto })
   async update(
     @CurrentWorkspace() workspace: EmailWorkspaceContext,
@@ -53,6 +58,7 @@ export class CustomFieldsController {
   @HttpCode(204)
   @RequireScopes('custom_fields:write')
   @ApiOperation({ operationId: 'deleteCustomField', summary: 'Delete a custom field' })
+  @ApiErrorResponses(404, 409)
   @ApiNoContentResponse()
   async delete(@CurrentWorkspace() workspace: EmailWorkspaceContext, @Param('custom_field_id') id: string): Promise<void> {
     await this.customFields.delete(workspace.workspaceId, id);

@@ -12,6 +12,7 @@ import {
   SubscriberUpsertRequestDto,
 } from '@email/audience';
 import { CurrentWorkspace, EmailWorkspaceContext } from '@email/access';
+import { ApiErrorResponses } from '@email/platform';
 
 interface Reply {
   status(code: number): unknown;
@@ -27,6 +28,7 @@ export class SubscribersController {
   @Get()
   @RequireScopes('subscribers:read')
   @ApiOperation({ operationId: 'listSubscribers', summary: 'List subscribers' })
+  @ApiErrorResponses(400)
   @ApiOkResponse({ type: SubscriberListDto })
   async list(
     @CurrentWorkspace() workspace: EmailWorkspaceContext,
@@ -42,6 +44,7 @@ export class SubscribersController {
   @Idempotent()
   @RequireScopes('live_actions:write', 'subscribers:write')
   @ApiOperation({ operationId: 'upsertSubscriber', summary: 'Create or upsert a subscriber' })
+  @ApiErrorResponses(400, 409)
   @ApiCreatedResponse({ type: SubscriberResponseDto, description: 'Created.' })
   @ApiOkResponse({ type: SubscriberResponseDto, description: 'An existing subscriber was updated.' })
   async upsert(
@@ -57,6 +60,7 @@ export class SubscribersController {
   @Get(':subscriber_id')
   @RequireScopes('subscribers:read')
   @ApiOperation({ operationId: 'getSubscriber', summary: 'Get a subscriber' })
+  @ApiErrorResponses(404)
   @ApiOkResponse({ type: SubscriberResponseDto })
   async get(@CurrentWorkspace() workspace: EmailWorkspaceContext, @Param('subscriber_id') id: string): Promise<SubscriberResponseDto> {
     return { data: await this.subscribers.get(workspace.workspaceId, id) };
@@ -65,6 +69,7 @@ export class SubscribersController {
   @Patch(':subscriber_id')
   @RequireScopes('subscribers:write')
   @ApiOperation({ operationId: 'updateSubscriber', summary: 'Update a subscriber' })
+  @ApiErrorResponses(400, 404, 409)
   @ApiOkResponse({ type: SubscriberResponseDto })
   async update(
     @CurrentWorkspace() workspace: EmailWorkspaceContext,
@@ -78,6 +83,7 @@ export class SubscribersController {
   @HttpCode(204)
   @RequireScopes('subscribers:write')
   @ApiOperation({ operationId: 'deleteSubscriber', summary: 'Delete a subscriber' })
+  @ApiErrorResponses(404)
   @ApiNoContentResponse()
   async delete(@CurrentWorkspace() workspace: EmailWorkspaceContext, @Param('subscriber_id') id: string): Promise<void> {
     await this.subscribers.delete(workspace.workspaceId, id);
@@ -86,6 +92,7 @@ export class SubscribersController {
   @Put(':subscriber_id/status')
   @RequireScopes('live_actions:write', 'subscribers:write')
   @ApiOperation({ operationId: 'updateSubscriberStatus', summary: 'Change Subscriber sending eligibility' })
+  @ApiErrorResponses(400, 404)
   @ApiOkResponse({ type: SubscriberResponseDto })
   async setStatus(
     @CurrentWorkspace() workspace: EmailWorkspaceContext,
@@ -98,6 +105,7 @@ export class SubscribersController {
   @Put(':subscriber_id/tags/:tag_id')
   @RequireScopes('live_actions:write', 'subscribers:write')
   @ApiOperation({ operationId: 'addSubscriberTag', summary: 'Add a Tag to a Subscriber' })
+  @ApiErrorResponses(400, 404)
   @ApiOkResponse({ type: SubscriberResponseDto })
   async addTag(
     @CurrentWorkspace() workspace: EmailWorkspaceContext,
@@ -110,6 +118,7 @@ export class SubscribersController {
   @Delete(':subscriber_id/tags/:tag_id')
   @RequireScopes('live_actions:write', 'subscribers:write')
   @ApiOperation({ operationId: 'removeSubscriberTag', summary: 'Remove a tag from a subscriber' })
+  @ApiErrorResponses(400, 404)
   @ApiOkResponse({ type: SubscriberResponseDto })
   async removeTag(
     @CurrentWorkspace() workspace: EmailWorkspaceContext,
@@ -122,6 +131,7 @@ export class SubscribersController {
   @Put(':subscriber_id/sequences/:sequence_id')
   @RequireScopes('live_actions:write', 'subscribers:write')
   @ApiOperation({ operationId: 'addSubscriberSequence', summary: 'Add a subscriber to a sequence' })
+  @ApiErrorResponses(400, 404)
   @ApiOkResponse({ type: SubscriberResponseDto })
   async addSequence(
     @CurrentWorkspace() workspace: EmailWorkspaceContext,
@@ -134,6 +144,7 @@ export class SubscribersController {
   @Delete(':subscriber_id/sequences/:sequence_id')
   @RequireScopes('live_actions:write', 'subscribers:write')
   @ApiOperation({ operationId: 'removeSubscriberSequence', summary: 'Remove a subscriber from a sequence' })
+  @ApiErrorResponses(400, 404)
   @ApiOkResponse({ type: SubscriberResponseDto })
   async removeSequence(
     @CurrentWorkspace() workspace: EmailWorkspaceContext,

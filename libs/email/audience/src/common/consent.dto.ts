@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, IsUrl, Matches, MaxLength, ValidateBy, ValidateIf } from 'class-validator';
-import { isOffsetDateTime } from './dates';
+import { ClosedObject } from '@shared/errors';
+import { CONTRACT_OFFSET_DATE_TIME, isOffsetDateTime } from './dates';
 import { NotBlank } from './not-blank';
 
 const IsOffsetDateTime = () =>
@@ -13,6 +14,7 @@ const IsOffsetDateTime = () =>
   });
 
 /** Evidence of consent sent with a subscriber write. No other properties are accepted. */
+@ClosedObject()
 export class ConsentEvidenceDto {
   @ApiProperty({ maxLength: 64 })
   @IsString()
@@ -26,7 +28,8 @@ export class ConsentEvidenceDto {
   @MaxLength(128)
   consent_text_version?: string | null;
 
-  @ApiProperty({ description: 'ISO 8601 date-time with an explicit UTC offset; not later than server time.' })
+  // Documented with the contract's pattern; the check itself also takes a time without seconds (10:00Z).
+  @ApiProperty({ description: 'ISO 8601 date-time with an explicit UTC offset; not later than server time.', pattern: CONTRACT_OFFSET_DATE_TIME.source })
   @IsString()
   @IsOffsetDateTime()
   collected_at!: string;

@@ -13,7 +13,14 @@ export function parseCalendarDate(value: string, field: string): Date {
 }
 
 /** ISO 8601 date-time with an explicit offset (Z or ±hh:mm) and a real calendar day. */
-const OFFSET_DATE_TIME = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
+const OFFSET_DATE_TIME = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
+
+/**
+ * The contract's pattern for the same thing, leap days included; it needs seconds. Everything it matches,
+ * isOffsetDateTime accepts (a test holds this), so documenting it promises nothing we refuse.
+ */
+export const CONTRACT_OFFSET_DATE_TIME =
+  /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
 
 export function isOffsetDateTime(value: string): boolean {
   const match = OFFSET_DATE_TIME.exec(value);

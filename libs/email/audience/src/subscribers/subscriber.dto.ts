@@ -53,9 +53,12 @@ export class SubscriberListDto {
   @ApiProperty({ type: Pagination }) pagination!: Pagination;
 }
 
-/** Fields shared by the upsert and update bodies; blank values leave saved values unchanged. */
+/**
+ * Fields shared by the upsert and update bodies; blank values leave saved values unchanged. `null` is accepted where
+ * the contract types a plain string (it means blank), but documented as the contract types it.
+ */
 class SubscriberProfileFields {
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 255 })
+  @ApiPropertyOptional({ type: String, maxLength: 255 })
   @IsOptional()
   @IsString()
   @MaxLength(255)
@@ -67,7 +70,7 @@ class SubscriberProfileFields {
   @MaxLength(100)
   country?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'Subscriber-local subscription date, YYYY-MM-DD.', example: '2026-01-31' })
+  @ApiPropertyOptional({ type: String, description: 'Subscriber-local subscription date, YYYY-MM-DD.', example: '2026-01-31' })
   @IsOptional()
   @IsString()
   @MaxLength(10)
@@ -85,7 +88,7 @@ export class SubscriberUpsertRequestDto extends SubscriberProfileFields {
   @MaxLength(254)
   email!: string;
 
-  @ApiPropertyOptional({ enum: SUBSCRIBER_STATUSES, nullable: true })
+  @ApiPropertyOptional({ enum: SUBSCRIBER_STATUSES })
   @ValidateIf(notBlank)
   @IsIn(SUBSCRIBER_STATUSES)
   status?: SubscriberStatusName | null;
@@ -150,7 +153,7 @@ export class SubscriberStatusRequestDto {
 }
 
 export class SubscriberListQueryDto extends SearchablePageQueryDto {
-  @ApiPropertyOptional({ description: 'Exact email address.' })
+  @ApiPropertyOptional({ format: 'email', description: 'Exact email address.' })
   @IsOptional()
   @IsString()
   @MaxLength(254)
@@ -161,12 +164,12 @@ export class SubscriberListQueryDto extends SearchablePageQueryDto {
   @IsIn(SUBSCRIBER_STATUSES)
   status?: SubscriberStatusName;
 
-  @ApiPropertyOptional({ enum: ['true', 'false'], description: 'Only subscribers with no open in the last 90 days.' })
+  @ApiPropertyOptional({ type: Boolean, description: 'Only subscribers with no open in the last 90 days.' })
   @IsOptional()
   @IsIn(['true', 'false'])
   cold_only?: 'true' | 'false';
 
-  @ApiPropertyOptional({ type: [String], description: 'Repeatable.' })
+  @ApiPropertyOptional({ type: String, description: 'A tag id; also accepted repeated.' })
   @IsOptional()
   @Transform(asList)
   @IsArray()
@@ -180,12 +183,12 @@ export class SubscriberListQueryDto extends SearchablePageQueryDto {
   @MaxLength(2000)
   tag_ids?: string;
 
-  @ApiPropertyOptional({ enum: TAG_OPERATORS })
+  @ApiPropertyOptional({ enum: TAG_OPERATORS, default: 'has_any_of' })
   @IsOptional()
   @IsIn(TAG_OPERATORS)
   tag_operator?: (typeof TAG_OPERATORS)[number];
 
-  @ApiPropertyOptional({ type: [String], description: 'Repeatable.' })
+  @ApiPropertyOptional({ type: String, description: 'A sequence id; also accepted repeated.' })
   @IsOptional()
   @Transform(asList)
   @IsArray()
@@ -199,7 +202,7 @@ export class SubscriberListQueryDto extends SearchablePageQueryDto {
   @MaxLength(2000)
   sequence_ids?: string;
 
-  @ApiPropertyOptional({ enum: SEQUENCE_OPERATORS })
+  @ApiPropertyOptional({ enum: SEQUENCE_OPERATORS, default: 'is_active_in_any_of' })
   @IsOptional()
   @IsIn(SEQUENCE_OPERATORS)
   sequence_operator?: (typeof SEQUENCE_OPERATORS)[number];

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { ClosedObject } from '@shared/errors';
 import { Pagination } from '@shared/pagination';
 import { NotBlank } from '../common/not-blank';
 import { Omittable } from '../common/omittable';
@@ -13,7 +14,7 @@ export class TagDto {
   @ApiProperty({ type: String, nullable: true }) description!: string | null;
   @ApiProperty({ enum: GDPR_PURPOSES, nullable: true, description: 'Set for the GDPR consent tags; read-only.' })
   gdpr_consent_purpose!: (typeof GDPR_PURPOSES)[number] | null;
-  @ApiProperty({ type: 'integer', minimum: 0 }) subscriber_count!: number;
+  @ApiProperty({ type: 'integer' }) subscriber_count!: number;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ format: 'date-time' }) updated_at!: string;
 }
@@ -27,6 +28,7 @@ export class TagListDto {
   @ApiProperty({ type: Pagination }) pagination!: Pagination;
 }
 
+@ClosedObject()
 export class TagCreateRequestDto {
   @ApiProperty({ maxLength: 255 })
   @IsString()
@@ -42,6 +44,8 @@ export class TagCreateRequestDto {
   description?: string | null;
 }
 
+/** At least one property: an empty update is refused as `empty_update` by TagService. */
+@ClosedObject({ minProperties: 1 })
 export class TagUpdateRequestDto {
   @ApiPropertyOptional({ maxLength: 255 })
   @Omittable()
