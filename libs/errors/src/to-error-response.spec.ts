@@ -47,6 +47,11 @@ describe('toErrorResponse', () => {
       const broken = new DomainError('api_error', 'internal_error', 'boom');
       expect(toErrorResponse(broken)).toMatchObject({ status: 500, unexpected: true });
     });
+
+    it('does not count a 501 (a feature not offered yet) as a bug', () => {
+      const notOffered = new DomainError('api_error', 'mcp_not_available', 'No MCP endpoint yet.', undefined, undefined, 501);
+      expect(toErrorResponse(notOffered)).toMatchObject({ status: 501, unexpected: false, body: { error: { code: 'mcp_not_available' } } });
+    });
   });
 
   describe('Prisma errors', () => {

@@ -44,8 +44,11 @@ const FASTIFY_CODES: Record<string, { code: string; message: string }> = {
   FST_ERR_MAX_PARAM_LENGTH: { code: 'path_too_long', message: 'A path segment is longer than 100 characters.' },
 };
 
+/** 5xx answers that are deliberate, not bugs: 501 for a feature not offered yet, 503 for an unreachable data store. */
+const DELIBERATE_SERVER_STATUSES = new Set([501, 503]);
+
 function envelope(status: number, body: ErrorBody, headers: Record<string, string> = {}): ErrorResponse {
-  return { status, body: { error: body }, headers, unexpected: status >= 500 && status !== 503 };
+  return { status, body: { error: body }, headers, unexpected: status >= 500 && !DELIBERATE_SERVER_STATUSES.has(status) };
 }
 
 function clientStatusType(status: number): ErrorType {
