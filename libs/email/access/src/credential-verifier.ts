@@ -80,36 +80,46 @@ export class EmailCredentialVerifier implements CredentialVerifier {
   }
 
   insufficientScope(principal: Principal, required: readonly string[], missing: readonly string[]): DomainError {
-    const requiredScopes = canonicalScopes(required);
-    const missingScopes = canonicalScopes(missing);
-    const replacementScopes = canonicalScopes([...principal.scopes, ...required]);
-    const accessUpdateUrl = `${this.config.appBaseUrl}/settings?tab=api-keys`;
-    const permissionsHelpUrl = `${this.config.docsBaseUrl}/authentication#add-permissions`;
-    const message = `This API key lacks ${missingScopes.join(', ')}. Replace it with a key that also has ${
-      missingScopes.length === 1 ? 'that scope' : 'those scopes'
-    }.`;
-    return EmailErrors.fail('insufficient_scope', message, {
-      extra: {
-        required_scopes: requiredScopes,
-        missing_scopes: missingScopes,
-        replacement_scopes: replacementScopes,
-        credential_type: principal.credentialType,
-        recommended_work_profiles: profilesCovering(requiredScopes),
-        access_update_url: accessUpdateUrl,
-        reconnect_required: false,
-        permissions_help_url: permissionsHelpUrl,
-        recovery: {
-          action: 'replace_api_key',
-          message: 'Create an API key with the replacement scopes, then retry with it.',
-          replacement_scopes: replacementScopes,
-          access_update_url: accessUpdateUrl,
-          permissions_help_url: permissionsHelpUrl,
-        },
-      },
-    });
+    return insufficientScopeError(this.config, principal, required, missing);
   }
 
   markUsed(principal: Principal): void {
     this.lastUsed.record(principal.credentialId, this.clock.now());
   }
+}
+
+/** The 403 for a credential lacking scopes, with the recovery fields clients act on (also the docs' example). */
+export function insufficientScopeError(
+  config: Pick<AppConfig, 'appBaseUrl' | 'docsBaseUrl'>,
+  principal: Pick<Principal, 'credentialType' | 'scopes'>,
+  required: readonly string[],
+  missing: readonly string[],
+): DomainError {
+  const requiredScopes = canonicalScopes(required);
+  const missingScopes = canonicalScopes(missing);
+  const replacementScopes = canonicalScopes([...principal.scopes, ...required]);
+  const accessUpdateUrl = `${config.appBaseUrl}/settings?tab=api-keys`;
+  const permissionsHelpUrl = `${config.docsBaseUrl}/authentication#add-permissions`;
+  const message = `This API key lacks ${missingScopes.join(', ')}. Replace it with a key that also has ${
+    missingScopes.length === 1 ? 'that scope' : 'those scopes'
+  }.`;
+  return EmailErrors.fail('insufficient_scope', message, {
+    extra: {
+      required_scopes: requiredScopes,
+      missing_scopes: missingScopes,
+      replacement_scopes: replacementScopes,
+      credential_type: principal.credentialType,
+      recommended_work_profiles: profilesCovering(requiredScopes),
+      access_update_url: accessUpdateUrl,
+      reconnect_required: false,
+      permissions_help_url: permissionsHelpUrl,
+      recovery: {
+        action: 'replace_api_key',
+        message: 'Create an API key with the replacement scopes, then retry with it.',
+        replacement_scopes: replacementScopes,
+        access_update_url: accessUpdateUrl,
+        permissions_help_url: permissionsHelpUrl,
+      },
+    },
+  });
 }
