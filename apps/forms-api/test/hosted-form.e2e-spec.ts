@@ -3,11 +3,9 @@
  * /api/v1, filled in at its public_url (a branching rule, a hidden value, a variable and a quiz), and the submission
  * is then found through the API.
  */
-import { existsSync } from 'node:fs';
-import { Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium, listenOnLoopback } from '@shared/testing';
 import { formsApi, FormsApiHarness } from './helpers';
-
-const CHROMIUM = '/usr/bin/chromium';
 
 const draft = {
   settings: {
@@ -95,11 +93,9 @@ describe('forms-api: the hosted form in Chromium', () => {
   let origin: string;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`Chromium is required and was not found at ${CHROMIUM} (apt-get install -y chromium).`);
+    browser = await launchChromium();
     api = await formsApi();
-    await api.app.listen(0, '127.0.0.1');
-    origin = (await api.app.getUrl()).replace('[::1]', '127.0.0.1');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    origin = await listenOnLoopback(api.app);
   }, 60_000);
 
   afterAll(async () => {

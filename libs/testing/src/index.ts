@@ -8,3 +8,4 @@ export * from './dependency-outage';
 export * from './ports';
 export * from './auth-throttle';
 export * from './generated-docs';
+export * from './browser';
