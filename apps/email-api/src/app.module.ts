@@ -11,8 +11,11 @@ import { EmailWorkspaceModule } from '@email/workspace';
 import { EMAIL_PLATFORM_PROVIDERS } from '@email/platform';
 import { EmailAudienceModule } from '@email/audience';
 import { EmailDeliveryModule } from '@email/delivery';
+import { DOCS_SITE_PROVIDER } from '@email/docs-pages';
 import { PlatformController } from './http/platform/platform.controller';
 import { DiscoveryFilesController } from './http/platform/discovery-files.controller';
+import { NotYetAvailableController } from './http/platform/not-yet-available.controller';
+import { DocsController } from './http/docs/docs.controller';
 import { WorkspaceController } from './http/workspace/workspace.controller';
 import { SubscribersController } from './http/subscribers/subscribers.controller';
 import { TagsController } from './http/tags/tags.controller';
@@ -44,12 +47,14 @@ export const EMAIL_HTTP_OPTIONS: HttpAppOptions = {
     HealthController,
     PlatformController,
     DiscoveryFilesController,
+    NotYetAvailableController,
+    DocsController,
     WorkspaceController,
     SubscribersController,
     TagsController,
     CustomFieldsController,
     SenderIdentitiesController,
   ],
-  providers: [readinessChecksProvider(EmailPrisma), ...EMAIL_PLATFORM_PROVIDERS],
+  providers: [readinessChecksProvider(EmailPrisma), ...EMAIL_PLATFORM_PROVIDERS, DOCS_SITE_PROVIDER],
 })
 export class AppModule {}

@@ -28,8 +28,11 @@ export const concretePath = (template: string, value = 'x_missing') => template.
 
 export const methodOf = (op: ContractOperation) => op.method.toLowerCase() as HttpMethod;
 
-/** Whether the app serves the operation: anything but the router's own 404 means a route exists. */
+/** The answer of a path with no operation behind it: the router's own 404, or the 501 of a feature not offered yet. */
+export const isUnserved = (res: { status: number; body: { error?: { code?: string } } }): boolean =>
+  (res.status === 404 && res.body.error?.code === 'route_not_found') || (res.status === 501 && /_not_available$/.test(res.body.error?.code ?? ''));
+
+/** Whether the app serves the operation: anything but an unserved answer means a route exists. */
 export async function isImplemented(h: EmailApiHarness, op: ContractOperation): Promise<boolean> {
-  const res = await h.as('').request(methodOf(op), concretePath(op.path));
-  return !(res.status === 404 && res.body.error?.code === 'route_not_found');
+  return !isUnserved(await h.as('').request(methodOf(op), concretePath(op.path)));
 }

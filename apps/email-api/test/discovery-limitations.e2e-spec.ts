@@ -61,7 +61,8 @@ describe('email-api: capabilities withhold email-sending operations without an e
 
   const capabilities = async (key = fullKey) => {
     const res = await request(app.getHttpServer()).get('/v1/capabilities').set('authorization', `Bearer ${key}`).expect(200);
-    const data = res.body.data;
+    // The delivery limitations only: the features not offered yet are listed for every credential (advertised-urls.e2e-spec).
+    const data = { ...res.body.data, limitations: res.body.data.limitations.filter((l: { code: string }) => l.code.startsWith('email_delivery_')) };
     const listed: string[] = data.resources.flatMap((r: { operations: Array<{ operation_id: string }> }) => r.operations.map((op) => op.operation_id));
     return { data, listed };
   };

@@ -181,7 +181,12 @@ describe('email-api: discovery (OpenAPI document, capabilities, llms files, API 
       expect(data.version).toBe('v1');
       expect(data.workspace).toEqual({ id: h.workspaceId, name: 'Test workspace' });
       expect(data.capability_mode).toBe('effective');
-      expect(data.limitations).toEqual([]);
+      // Only the features this server does not offer yet; the all-scopes key could call every webhook subscription operation.
+      expect(data.limitations.map((l: { code: string; affected_operation_ids: string[] }) => [l.code, l.affected_operation_ids.length])).toEqual([
+        ['mcp_not_available', 0],
+        ['oauth_not_available', 0],
+        ['webhook_subscriptions_not_available', 6],
+      ]);
       expect(Object.keys(data.credential).sort()).toEqual(
         ['type', 'id', 'name', 'status', 'scopes', 'key_preview', 'expires_at', 'last_used_at', 'revoked_at', 'created_at', 'updated_at'].sort(),
       );

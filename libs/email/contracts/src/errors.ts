@@ -32,6 +32,19 @@ export const EMAIL_ERROR_CODES = defineErrorCodes({
   tag_deleted: { type: 'conflict', description: 'A tag named in `new_tags` was deleted while the request attached it; retrying creates it again.' },
   custom_field_label_taken: { type: 'conflict', description: 'Another custom field of the workspace has this label (compared without case).' },
   custom_field_in_use: { type: 'conflict', description: 'Subscribers hold values for the field, so its type cannot change.' },
+
+  // Features the API metadata names that this server does not offer yet; their URLs answer these instead of a 404.
+  mcp_not_available: { type: 'api_error', status: 501, description: 'This server runs no MCP endpoint yet; call the REST API under /v1 instead.' },
+  oauth_not_available: {
+    type: 'api_error',
+    status: 501,
+    description: 'This server issues no OAuth tokens yet, so its OAuth and OpenID metadata and endpoints are absent; authenticate with a workspace API key.',
+  },
+  webhook_subscriptions_not_available: {
+    type: 'api_error',
+    status: 501,
+    description: 'Webhook subscriptions cannot be managed on this server yet; list records to see what changed.',
+  },
 });
 
 export type EmailErrorCode = keyof typeof EMAIL_ERROR_CODES;

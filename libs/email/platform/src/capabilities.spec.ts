@@ -44,6 +44,8 @@ const caller = (scopes: string[]): CapabilitiesCaller => ({
   scopes,
 });
 
+const delivery = (doc: { limitations: Array<{ code: string }> }) => doc.limitations.filter((l) => l.code.startsWith('email_delivery_'));
+
 const ids = (resources: Array<{ operations: Array<{ operation_id: string }> }>) => resources.flatMap((r) => r.operations.map((o) => o.operation_id));
 
 describe('CapabilitiesCatalog', () => {
@@ -82,7 +84,7 @@ describe('CapabilitiesCatalog', () => {
     expect(catalog.gatedFor(['broadcasts:write'])).toEqual(['createBroadcast']);
     const missing = catalog.build(caller(['broadcasts:write']), 'missing');
     expect(ids(missing.resources)).toEqual(['listGadgets']);
-    expect(missing.limitations).toEqual([
+    expect(delivery(missing)).toEqual([
       {
         code: 'email_delivery_connection_missing',
         message: expect.any(String),
@@ -91,8 +93,25 @@ describe('CapabilitiesCatalog', () => {
       },
     ]);
     expect(catalog.build(caller(['broadcasts:write']), 'disabled').limitations[0].code).toBe('email_delivery_connection_disabled');
-    expect(catalog.build(caller(['broadcasts:write']), 'enabled').limitations).toEqual([]);
-    expect(catalog.build(caller(['tags:read']), 'missing').limitations).toEqual([]);
+    expect(delivery(catalog.build(caller(['broadcasts:write']), 'enabled'))).toEqual([]);
+    expect(delivery(catalog.build(caller(['tags:read']), 'missing'))).toEqual([]);
+  });
+
+  it('lists the features not offered yet after any delivery limitation, with the operations of them the scopes allow', () => {
+    const notYet = (scopes: string[]) => catalog.build(caller(scopes), 'missing').limitations.filter((l) => !l.code.startsWith('email_delivery_'));
+    expect(notYet(['tags:read'])).toEqual([
+      { code: 'mcp_not_available', message: expect.stringContaining('MCP'), affected_operation_ids: [] },
+      { code: 'oauth_not_available', message: expect.stringContaining('OAuth'), affected_operation_ids: [] },
+      { code: 'webhook_subscriptions_not_available', message: expect.stringContaining('Webhook subscriptions'), affected_operation_ids: [] },
+    ]);
+    expect(notYet(['webhooks:read'])[2].affected_operation_ids).toEqual(['listWebhookSubscriptions', 'getWebhookSubscription']);
+    expect(notYet(['webhooks:read', 'webhooks:write', 'live_actions:write'])[2].affected_operation_ids).toHaveLength(6);
+    expect(catalog.build(caller(['broadcasts:write']), 'missing').limitations.map((l) => l.code)).toEqual([
+      'email_delivery_connection_missing',
+      'mcp_not_available',
+      'oauth_not_available',
+      'webhook_subscriptions_not_available',
+    ]);
   });
 
   it('considers only gated operations the app implements', () => {

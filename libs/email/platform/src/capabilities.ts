@@ -6,6 +6,7 @@ import { API_RESOURCE_GROUPS, isPlatformPath, resourceGroupFor } from './api-res
 import { CapabilitiesDto, CapabilityLimitationDto, CapabilityOperationDto, CapabilityResourceDto } from './capabilities.dto';
 import type { DeliveryConnectionState } from '@email/delivery';
 import { EVENT_PATTERNS, EVENT_TYPES, WEBHOOK_SIGNING } from '@email/events';
+import { UNAVAILABLE_FEATURES } from './unavailable-features';
 
 /**
  * Operations that create something able to send email. They are withheld while the workspace has no
@@ -34,6 +35,8 @@ interface Callable {
   /** Those among them that need an enabled delivery connection. */
   gated: string[];
   resources: CapabilityResourceDto[];
+  /** The features this server does not offer yet, each with the operations of it these scopes would allow. */
+  unavailable: CapabilityLimitationDto[];
 }
 
 const MEMO_LIMIT = 512;
@@ -104,8 +107,10 @@ export class CapabilitiesCatalog {
   build(caller: CapabilitiesCaller, connection: DeliveryConnectionState = 'enabled'): CapabilitiesDto {
     const callable = this.callable(caller.scopes);
     const withheld = connection === 'enabled' ? [] : callable.gated;
-    const limitations: CapabilityLimitationDto[] =
-      connection !== 'enabled' && withheld.length ? [this.limitation(connection, withheld, caller.workspace.id)] : [];
+    const limitations: CapabilityLimitationDto[] = [
+      ...(connection !== 'enabled' && withheld.length ? [this.limitation(connection, withheld, caller.workspace.id)] : []),
+      ...callable.unavailable,
+    ];
     const resources = withheld.length ? group(callable.operations.filter((op) => !withheld.includes(op.operationId))) : callable.resources;
     const { version, authentication, discovery, sdks, mcp, conventions, capability_mode, events } = this.fixed;
     return {
@@ -129,8 +134,17 @@ export class CapabilitiesCatalog {
     const key = [...held].sort().join(' ');
     let entry = this.memo.get(key);
     if (!entry) {
-      const operations = this.listed.filter((op) => op.requiredScopes.every((scope) => held.has(scope)));
-      entry = { operations, gated: operations.filter((op) => this.gatedIds.has(op.operationId)).map((op) => op.operationId), resources: group(operations) };
+      const operations = this.listed.filter((op) => grants(held, op.requiredScopes));
+      entry = {
+        operations,
+        gated: operations.filter((op) => this.gatedIds.has(op.operationId)).map((op) => op.operationId),
+        resources: group(operations),
+        unavailable: UNAVAILABLE_FEATURES.map(({ code, message, operations: planned }) => ({
+          code,
+          message,
+          affected_operation_ids: planned.filter((op) => grants(held, op.requiredScopes)).map((op) => op.operationId),
+        })),
+      };
       if (this.memo.size >= MEMO_LIMIT) this.memo.clear();
       this.memo.set(key, entry);
     }
@@ -150,6 +164,8 @@ export class CapabilitiesCatalog {
     };
   }
 }
+
+const grants = (held: ReadonlySet<string>, required: readonly string[]) => required.every((scope) => held.has(scope));
 
 const GROUP_ORDER = new Map(API_RESOURCE_GROUPS.map((group, index) => [group.key, index]));
 

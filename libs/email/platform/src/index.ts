@@ -13,6 +13,7 @@ export * from './capabilities';
 export * from './capabilities.service';
 export * from './llms-text';
 export * from './openapi-document';
+export * from './unavailable-features';
 
 /**
  * Register these in the app module's providers (the API description needs configureHttpApp at boot); the app

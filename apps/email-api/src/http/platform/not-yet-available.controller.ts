@@ -1,0 +1,27 @@
+import { All, Controller } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { Public } from '@shared/auth';
+import { featureNotAvailable, unavailableFeature, UnavailableFeatureCode } from '@email/platform';
+
+const routesOf = (code: UnavailableFeatureCode): string[] => [...unavailableFeature(code).paths];
+
+/** The advertised URLs of features this server does not offer yet: a clear 501 for every method, not a 404. */
+@ApiExcludeController()
+@Public()
+@Controller()
+export class NotYetAvailableController {
+  @All(routesOf('mcp_not_available'))
+  mcp(): never {
+    throw featureNotAvailable('mcp_not_available');
+  }
+
+  @All(routesOf('oauth_not_available'))
+  oauth(): never {
+    throw featureNotAvailable('oauth_not_available');
+  }
+
+  @All(routesOf('webhook_subscriptions_not_available'))
+  webhookSubscriptions(): never {
+    throw featureNotAvailable('webhook_subscriptions_not_available');
+  }
+}
