@@ -2,11 +2,8 @@
  * Boots every deployable from its build output, as `npm start` and the containers do, so a missing
  * workspace dependency or a bootstrap error fails here rather than in production.
  */
-import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { createTestDatabase, TestDatabase, uniqueQueuePrefix } from '@shared/testing';
-import { DEPLOYABLES, requireBuilt, root, startBuiltDeployable } from './built-deployable';
+import { adminCli, BuiltAppsEnvironment, builtAppsEnvironment, DEPLOYABLES, requireBuilt, root, startBuiltDeployable } from './built-deployable';
 
 /**
  * Whether the port answers on 127.0.0.2: Linux routes all of 127/8 to the loopback interface, so a socket bound to
@@ -19,26 +16,16 @@ const answersBeyond127001 = (port: number) =>
   );
 
 describe('built deployables', () => {
-  let email: TestDatabase;
-  let forms: TestDatabase;
+  let built: BuiltAppsEnvironment;
   let env: NodeJS.ProcessEnv;
 
   beforeAll(async () => {
     requireBuilt([...DEPLOYABLES, 'admin-cli']);
-    [email, forms] = await Promise.all([createTestDatabase('email'), createTestDatabase('forms')]);
-    env = {
-      ...process.env,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      EMAIL_DATABASE_URL: email.url,
-      FORMS_DATABASE_URL: forms.url,
-      QUEUE_PREFIX: uniqueQueuePrefix(),
-    };
+    built = await builtAppsEnvironment();
+    env = built.env;
   });
 
-  afterAll(async () => {
-    await Promise.all([email?.drop(), forms?.drop()]);
-  });
+  afterAll(() => built?.drop());
 
   it.each(DEPLOYABLES)(
     '%s starts, reports ready on 127.0.0.1 only and exits cleanly on SIGTERM',
@@ -78,15 +65,8 @@ describe('built deployables', () => {
   );
 
   it('admin CLI prints exactly the documented JSON', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, [path.join(root, 'apps/admin-cli/dist/main.js'), 'create-workspace', '--name', 'Built'], {
-      env,
-    });
-    expect(Object.keys(JSON.parse(stdout)).sort()).toEqual(['api_key', 'workspace_id']);
-    const account = await promisify(execFile)(
-      process.execPath,
-      [path.join(root, 'apps/admin-cli/dist/main.js'), 'forms:create-account', '--email', 'cli@example.com'],
-      { env },
-    );
-    expect(Object.keys(JSON.parse(account.stdout)).sort()).toEqual(['api_key', 'owner_id', 'workspace_id']);
+    expect(Object.keys(await adminCli<object>(env, 'create-workspace', '--name', 'Built')).sort()).toEqual(['api_key', 'workspace_id']);
+    const account = await adminCli<object>(env, 'forms:create-account', '--email', 'cli@example.com');
+    expect(Object.keys(account).sort()).toEqual(['api_key', 'owner_id', 'workspace_id']);
   });
 });

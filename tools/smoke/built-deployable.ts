@@ -1,7 +1,8 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { freePort } from '@shared/testing';
+import { promisify } from 'node:util';
+import { createTestDatabase, freePort, uniqueQueuePrefix } from '@shared/testing';
 
 export const root = path.resolve(__dirname, '../..');
 
@@ -38,9 +39,9 @@ export interface BuiltDeployable {
   stop(): Promise<number | null>;
 }
 
-/** Runs a deployable from its build output, as npm start and the containers do, on a free port; resolves once it is ready. */
-export async function startBuiltDeployable(name: string, env: NodeJS.ProcessEnv): Promise<BuiltDeployable> {
-  const port = await freePort();
+/** Runs a deployable from its build output, as npm start and the containers do, on `port` (a free one by default); resolves once it is ready. */
+export async function startBuiltDeployable(name: string, env: NodeJS.ProcessEnv, port?: number): Promise<BuiltDeployable> {
+  port ??= await freePort();
   const child = spawn(process.execPath, [path.join(root, `apps/${name}/dist/main.js`)], {
     env: { ...env, [name.endsWith('-api') ? 'PORT' : 'HEALTH_PORT']: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -63,4 +64,34 @@ export async function startBuiltDeployable(name: string, env: NodeJS.ProcessEnv)
       return exited;
     },
   };
+}
+
+export interface BuiltAppsEnvironment {
+  /** Test mode, silent, fresh email and forms databases, a queue prefix of its own. */
+  env: NodeJS.ProcessEnv;
+  drop(): Promise<void>;
+}
+
+/** The environment built deployables run in for one test file. */
+export async function builtAppsEnvironment(): Promise<BuiltAppsEnvironment> {
+  const [email, forms] = await Promise.all([createTestDatabase('email'), createTestDatabase('forms')]);
+  return {
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      EMAIL_DATABASE_URL: email.url,
+      FORMS_DATABASE_URL: forms.url,
+      QUEUE_PREFIX: uniqueQueuePrefix(),
+    },
+    drop: async () => {
+      await Promise.all([email.drop(), forms.drop()]);
+    },
+  };
+}
+
+/** Runs the built admin CLI, as npm start does for its demo accounts, and parses the JSON it prints. */
+export async function adminCli<T>(env: NodeJS.ProcessEnv, ...args: string[]): Promise<T> {
+  const { stdout } = await promisify(execFile)(process.execPath, [path.join(root, 'apps/admin-cli/dist/main.js'), ...args], { env });
+  return JSON.parse(stdout) as T;
 }
