@@ -1,4 +1,4 @@
-/** The site's own stylesheet: readable prose, tables and code, visible focus, and room for the API reference. */
+/** The site's own stylesheet: readable prose, tables and code, visible focus, room for the API reference, and method badges dark enough for their white text. */
 export const DOCS_CSS = `
 *,*::before,*::after{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
@@ -25,6 +25,7 @@ h1{font-size:2rem;line-height:1.25;margin:.5rem 0 1rem}
 .prose pre{background:#f6f8fa;border:1px solid #d0d7de;border-radius:6px;padding:.85rem 1rem;overflow-x:auto;line-height:1.45}
 .prose pre code{background:none;padding:0;font-size:.875rem;overflow-wrap:normal}
 .prose pre.wrap{white-space:pre-wrap}
+.prose code.path{white-space:nowrap}
 .prose pre.wrap code{overflow-wrap:anywhere}
 .prose table{border-collapse:collapse;width:100%;margin:1rem 0;font-size:.95rem}
 .prose th,.prose td{border:1px solid #d0d7de;padding:.4rem .6rem;text-align:left;vertical-align:top}
@@ -40,6 +41,12 @@ h1{font-size:2rem;line-height:1.25;margin:.5rem 0 1rem}
 .reference-intro{margin-bottom:0}
 #api-reference{min-height:20rem}
 #api-reference .swagger-ui .info{margin:1.5rem 0}
+#api-reference .opblock-get .opblock-summary-method{background:#1f6fc5}
+#api-reference .opblock-post .opblock-summary-method{background:#187a4d}
+#api-reference .opblock-put .opblock-summary-method{background:#a35400}
+#api-reference .opblock-patch .opblock-summary-method{background:#127f6f}
+#api-reference .opblock-delete .opblock-summary-method{background:#c62828}
+@media (max-width:40rem){#api-reference .opblock-summary-operation-id{display:none}}
 `;
 
 /** Starts Swagger UI on the reference page: our document (read from the page), offline (no validator badge), no query-string configuration. */

@@ -75,6 +75,18 @@ describe('DocsSite', () => {
     }
   });
 
+  it('names where each link goes (no "here" or "details" links)', () => {
+    for (const route of Object.values(DOCS_PAGE_ROUTES)) {
+      const texts = [...text(route).matchAll(/<a [^>]*>([\s\S]*?)<\/a>/g)].map((match) =>
+        match[1]
+          .replace(/<[^>]+>/g, '')
+          .trim()
+          .toLowerCase(),
+      );
+      expect({ route, vague: texts.filter((link) => ['', 'here', 'details', 'how', 'link', 'more'].includes(link)) }).toEqual({ route, vague: [] });
+    }
+  });
+
   it('shows the 403 example with the URLs this install sends and the anchor its help link names', () => {
     const page = text('/docs/authentication');
     expect(page).toContain('id="add-permissions"');

@@ -32,7 +32,7 @@ export function agentsPage(site: Site): PageContent {
         <li>Branch on <code>error.code</code>, never on the message text.</li>
         <li>
           A <code>403 insufficient_scope</code> answer lists the scopes a new key needs (<code>replacement_scopes</code>); report it to a person rather than
-          retrying (<a href="${pageLink(site, 'authentication', ADD_PERMISSIONS_ANCHOR)}">details</a>).
+          retrying (see <a href="${pageLink(site, 'authentication', ADD_PERMISSIONS_ANCHOR)}">adding permissions</a>).
         </li>
         <li>
           After a <code>429</code>, wait the seconds in <code>Retry-After</code>. A <code>503 service_unavailable</code> is worth retrying after its
@@ -45,7 +45,7 @@ export function agentsPage(site: Site): PageContent {
 
       <h2 id="mcp">MCP</h2>
       <p>
-        The discovery documents name an MCP server, but this install does not run one yet (<a href="${pageLink(site, 'mcp')}">details</a>). Agents use the REST
+        The discovery documents name an MCP server, but this install does not run one yet (see <a href="${pageLink(site, 'mcp')}">MCP</a>). Agents use the REST
         API directly.
       </p>`,
   };

@@ -3,7 +3,7 @@ import { PageContent, pageLink, Site } from '../layout';
 import { ADD_PERMISSIONS_ANCHOR } from '../routes';
 
 const ADMIN = 'npm run -s admin --';
-const IN_CONTAINER = 'docker compose -f docker/compose.yaml exec email-api node apps/admin-cli/dist/main.js';
+const IN_CONTAINER = 'docker compose -f docker/compose.yaml exec email-api \\\n  node apps/admin-cli/dist/main.js';
 
 /**
  * Where the 403 `access_update_url` leads. A self-hosted install has no settings screen: keys are created and revoked
