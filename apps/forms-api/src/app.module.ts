@@ -17,6 +17,8 @@ import { SubmissionsController } from './http/submissions/submissions.controller
 import { HostedPages } from './public/hosted-pages';
 import { PublicFormsController } from './public/public-forms.controller';
 import { UploadBodyParser } from './public/upload-body-parser';
+import { SchemaPack } from './schema-pack/schema-pack';
+import { SchemaPackController } from './schema-pack/schema-pack.controller';
 
 export const FORMS_API_PORT = 3100;
 
@@ -31,7 +33,7 @@ export const FORMS_API_PORT = 3100;
     FormsModule,
     SubmissionsModule,
   ],
-  controllers: [HealthController, MeController, FormsController, DraftEditsController, SubmissionsController, PublicFormsController],
-  providers: [readinessChecksProvider(FormsPrisma), HostedPages, UploadBodyParser, DraftBodyLimit],
+  controllers: [HealthController, MeController, FormsController, DraftEditsController, SubmissionsController, PublicFormsController, SchemaPackController],
+  providers: [readinessChecksProvider(FormsPrisma), HostedPages, UploadBodyParser, DraftBodyLimit, SchemaPack],
 })
 export class AppModule {}

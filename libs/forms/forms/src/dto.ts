@@ -1,9 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsObject, IsOptional, IsString, MaxLength, Min } from 'class-validator';
+import { draftComponentRef } from '@forms/draft-schema';
+import { draftPart } from './responses.dto';
+
+const draftSchemaInput = (description: string, required = false) => draftPart('DraftSchemaInput', { description, required });
 
 /** `draft_revision` and `force`, accepted by every draft write. */
 export class RevisionGuardDto {
-  @ApiPropertyOptional({ description: 'The revision your change is based on; a stale one is rejected with 409.' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, description: 'The revision your change is based on; a stale one is rejected with 409.' })
   @IsOptional()
   @IsInt()
   @Min(0)
@@ -34,25 +38,25 @@ export class CreateFormDto {
   @MaxLength(500)
   title?: string;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Builder-compatible draft schema.' })
+  @draftSchemaInput('The first draft; `settings.name` becomes the title. Without it the form starts with one empty step.')
   @IsOptional()
   @IsObject()
   draftSchema?: Record<string, unknown>;
 }
 
 export class ListFormsQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
   @IsOptional()
   @IsString()
   limit?: string;
 
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({ description: 'Only the forms of this workspace.' })
   @IsOptional()
   @IsString()
   @MaxLength(64)
   workspaceId?: string;
 
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({ description: 'Alias of workspaceId.' })
   @IsOptional()
   @IsString()
   @MaxLength(64)
@@ -66,20 +70,20 @@ export class UpdateFormDto extends RevisionGuardDto {
   @MaxLength(500)
   title?: string;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
+  @draftSchemaInput('Saved as the new draft.')
   @IsOptional()
   @IsObject()
   draftSchema?: Record<string, unknown>;
 }
 
 export class ReplaceDraftDto extends RevisionGuardDto {
-  @ApiProperty({ type: 'object', additionalProperties: true })
+  @draftSchemaInput('The whole new draft.', true)
   @IsObject()
   draftSchema!: Record<string, unknown>;
 }
 
 export class PublishFormDto extends RevisionGuardDto {
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Saved as the draft first, then published.' })
+  @draftSchemaInput('Saved as the draft first, then published.')
   @IsOptional()
   @IsObject()
   draftSchema?: Record<string, unknown>;
@@ -102,7 +106,7 @@ export class ReorderFieldsDto extends RevisionGuardDto {
 }
 
 export class MoveStepDto extends RevisionGuardDto {
-  @ApiProperty({ minimum: 0, description: 'Zero-based index the step moves to.' })
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Zero-based index the step moves to.' })
   @IsInt()
   @Min(0)
   position!: number;
@@ -117,17 +121,30 @@ export class MoveFieldDto extends MoveStepDto {
 }
 
 export class StepLogicDto extends RevisionGuardDto {
-  @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true } })
+  @ApiProperty({ type: 'array', items: { $ref: draftComponentRef('StepRuleInput') }, description: "The step's rules, in order; an empty list removes them." })
   @IsArray()
   rules!: unknown[];
 
-  @ApiPropertyOptional({ description: '`end`, a step id, `thank_you:<screen_id>`, an object target, or null to remove.', nullable: true })
+  @ApiPropertyOptional({
+    allOf: [{ $ref: draftComponentRef('TargetInput') }],
+    nullable: true,
+    description: 'Where the step leads when no rule with a target holds; null or absent removes the fallback.',
+  })
   @IsOptional()
   fallbackTarget?: unknown;
 }
 
 export class DesignDto extends RevisionGuardDto {
-  @ApiProperty({ type: 'object', additionalProperties: true, description: 'Merged into the draft theme.' })
+  @draftPart('ThemePatch', { description: 'Merged into the draft theme.' })
   @IsObject()
   theme!: Record<string, unknown>;
+}
+
+/** The members an added step or field may carry beside its own properties (read by `splitEditBody`). */
+export class InsertPositionDto extends RevisionGuardDto {
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, description: 'Zero-based index to insert at; appended when absent.' })
+  position?: number;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, description: 'Alias of position.' })
+  index?: number;
 }

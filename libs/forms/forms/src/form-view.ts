@@ -1,12 +1,15 @@
 import type { DraftSchema } from '@forms/draft-schema';
 import type { FormRow } from './forms.repository';
 
+/** A form is a draft until first published; closing stops submissions until it is reopened. */
+export const FORM_STATUSES = ['draft', 'published', 'closed'] as const;
+
 /** `data` of every form response. */
 export interface FormSummary {
   id: string;
   workspace_id: string;
   title: string;
-  status: 'draft' | 'published' | 'closed';
+  status: (typeof FORM_STATUSES)[number];
   /** Unix seconds. */
   draft_updated_at: number;
   draft_revision: number;

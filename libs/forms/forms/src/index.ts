@@ -8,5 +8,6 @@ export * from './workspace-context';
 export * from './form-workspace.guard';
 export * from './form-view';
 export * from './dto';
+export * from './responses.dto';
 export * from './edit-body';
 export { draftTooLarge } from './draft-errors';

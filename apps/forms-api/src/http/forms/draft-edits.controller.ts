@@ -1,25 +1,51 @@
-import { Body, Controller, Delete, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { applyDecorators, Body, Controller, Delete, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { COMPONENT_REF_PREFIX } from '@forms/draft-schema';
 import { RequireScopes } from '@shared/auth';
 import {
+  DeletedFieldDto,
+  DeletedStepDto,
   DesignDto,
+  DesignEditDto,
   DraftEditor,
+  FieldEditDto,
+  FieldOrderDto,
   FormsWorkspaceContext,
   FormWorkspace,
   guardFromQuery,
   MoveFieldDto,
+  MovedStepDto,
   MoveStepDto,
   ReorderFieldsDto,
   ReorderStepsDto,
   splitEditBody,
+  StepEditDto,
   StepLogicDto,
+  StepLogicEditDto,
+  StepOrderDto,
 } from '@forms/forms';
+import { ApiErrors } from '../../schema-pack/error-response';
 
 const guardOf = (body: { draft_revision?: number; force?: boolean }) => ({ draft_revision: body.draft_revision, force: body.force });
 
+/** A free-form edit body (read by `splitEditBody`), documented by the schema the pack composes for it. */
+const EditBody = (name: 'AddStepRequest' | 'StepPatchRequest' | 'AddFieldRequest' | 'FieldPatchRequest') =>
+  ApiBody({ required: true, schema: { $ref: `${COMPONENT_REF_PREFIX}${name}` } });
+
+/** DELETE requests carry the revision guard in the query string. */
+const GuardQuery = () =>
+  applyDecorators(
+    ApiQuery({
+      name: 'draft_revision',
+      required: false,
+      schema: { type: 'integer', minimum: 0 },
+      description: 'The revision your change is based on; a stale one is a 409.',
+    }),
+    ApiQuery({ name: 'force', required: false, schema: { type: 'boolean' }, description: 'Skip the revision check.' }),
+  );
+
 /** Step, field, logic and design edits of a form's draft. */
 @ApiTags('Draft editing')
-@ApiBearerAuth()
 @Controller('api/v1/forms/:form_id')
 export class DraftEditsController {
   constructor(private readonly editor: DraftEditor) {}
@@ -28,7 +54,10 @@ export class DraftEditsController {
   @HttpCode(201)
   @RequireScopes('forms:steps:write')
   @ApiOperation({ operationId: 'addStep', summary: 'Add a step (appended, or inserted at position)' })
-  addStep(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Body() body: unknown) {
+  @EditBody('AddStepRequest')
+  @ApiCreatedResponse({ type: StepEditDto })
+  @ApiErrors(400, 404, 409)
+  addStep(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Body() body: unknown): Promise<StepEditDto> {
     const { guard, position, properties } = splitEditBody(body, { positioned: true });
     return this.editor.addStep(workspace, formId, properties, position, guard);
   }
@@ -38,19 +67,28 @@ export class DraftEditsController {
   @HttpCode(200)
   @RequireScopes('forms:steps:write')
   @ApiOperation({ operationId: 'reorderSteps', summary: 'Reorder all steps' })
-  reorderSteps(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Body() body: ReorderStepsDto) {
+  @ApiOkResponse({ type: StepOrderDto })
+  @ApiErrors(400, 404, 409)
+  reorderSteps(
+    @FormWorkspace('edit') workspace: FormsWorkspaceContext,
+    @Param('form_id') formId: string,
+    @Body() body: ReorderStepsDto,
+  ): Promise<StepOrderDto> {
     return this.editor.reorderSteps(workspace, formId, body.step_ids, guardOf(body));
   }
 
   @Patch('steps/:step_id')
   @RequireScopes('forms:steps:write')
   @ApiOperation({ operationId: 'updateStep', summary: 'Change a step' })
+  @EditBody('StepPatchRequest')
+  @ApiOkResponse({ type: StepEditDto })
+  @ApiErrors(400, 404, 409)
   updateStep(
     @FormWorkspace('edit') workspace: FormsWorkspaceContext,
     @Param('form_id') formId: string,
     @Param('step_id') stepId: string,
     @Body() body: unknown,
-  ) {
+  ): Promise<StepEditDto> {
     const { guard, properties } = splitEditBody(body, { positioned: false });
     return this.editor.updateStep(workspace, formId, stepId, properties, guard);
   }
@@ -58,12 +96,15 @@ export class DraftEditsController {
   @Delete('steps/:step_id')
   @RequireScopes('forms:steps:write')
   @ApiOperation({ operationId: 'deleteStep', summary: 'Delete a step and clean up references to it' })
+  @GuardQuery()
+  @ApiOkResponse({ type: DeletedStepDto })
+  @ApiErrors(400, 404, 409)
   deleteStep(
     @FormWorkspace('edit') workspace: FormsWorkspaceContext,
     @Param('form_id') formId: string,
     @Param('step_id') stepId: string,
     @Query() query: Record<string, unknown>,
-  ) {
+  ): Promise<DeletedStepDto> {
     return this.editor.deleteStep(workspace, formId, stepId, guardFromQuery(query));
   }
 
@@ -71,12 +112,14 @@ export class DraftEditsController {
   @HttpCode(200)
   @RequireScopes('forms:steps:write')
   @ApiOperation({ operationId: 'moveStep', summary: 'Move one step to a position' })
+  @ApiOkResponse({ type: MovedStepDto })
+  @ApiErrors(400, 404, 409)
   moveStep(
     @FormWorkspace('edit') workspace: FormsWorkspaceContext,
     @Param('form_id') formId: string,
     @Param('step_id') stepId: string,
     @Body() body: MoveStepDto,
-  ) {
+  ): Promise<MovedStepDto> {
     return this.editor.moveStep(workspace, formId, stepId, body.position, guardOf(body));
   }
 
@@ -84,7 +127,15 @@ export class DraftEditsController {
   @HttpCode(201)
   @RequireScopes('forms:fields:write')
   @ApiOperation({ operationId: 'addField', summary: 'Add a field to a step' })
-  addField(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Param('step_id') stepId: string, @Body() body: unknown) {
+  @EditBody('AddFieldRequest')
+  @ApiCreatedResponse({ type: FieldEditDto })
+  @ApiErrors(400, 404, 409)
+  addField(
+    @FormWorkspace('edit') workspace: FormsWorkspaceContext,
+    @Param('form_id') formId: string,
+    @Param('step_id') stepId: string,
+    @Body() body: unknown,
+  ): Promise<FieldEditDto> {
     const { guard, position, properties } = splitEditBody(body, { positioned: true });
     return this.editor.addField(workspace, formId, stepId, properties, position, guard);
   }
@@ -93,36 +144,43 @@ export class DraftEditsController {
   @HttpCode(200)
   @RequireScopes('forms:fields:write')
   @ApiOperation({ operationId: 'reorderFields', summary: "Reorder all of a step's fields" })
+  @ApiOkResponse({ type: FieldOrderDto })
+  @ApiErrors(400, 404, 409)
   reorderFields(
     @FormWorkspace('edit') workspace: FormsWorkspaceContext,
     @Param('form_id') formId: string,
     @Param('step_id') stepId: string,
     @Body() body: ReorderFieldsDto,
-  ) {
+  ): Promise<FieldOrderDto> {
     return this.editor.reorderFields(workspace, formId, stepId, body.field_ids, guardOf(body));
   }
 
   @Put('steps/:step_id/logic')
   @RequireScopes('forms:logic:write')
   @ApiOperation({ operationId: 'updateStepLogic', summary: "Replace a step's rules and fallback target" })
+  @ApiOkResponse({ type: StepLogicEditDto })
+  @ApiErrors(400, 404, 409)
   setLogic(
     @FormWorkspace('edit') workspace: FormsWorkspaceContext,
     @Param('form_id') formId: string,
     @Param('step_id') stepId: string,
     @Body() body: StepLogicDto,
-  ) {
+  ): Promise<StepLogicEditDto> {
     return this.editor.setStepLogic(workspace, formId, stepId, { rules: body.rules, fallbackTarget: body.fallbackTarget }, guardOf(body));
   }
 
   @Patch('fields/:field_id')
   @RequireScopes('forms:fields:write')
   @ApiOperation({ operationId: 'updateField', summary: 'Change a field' })
+  @EditBody('FieldPatchRequest')
+  @ApiOkResponse({ type: FieldEditDto })
+  @ApiErrors(400, 404, 409)
   updateField(
     @FormWorkspace('edit') workspace: FormsWorkspaceContext,
     @Param('form_id') formId: string,
     @Param('field_id') fieldId: string,
     @Body() body: unknown,
-  ) {
+  ): Promise<FieldEditDto> {
     const { guard, properties } = splitEditBody(body, { positioned: false });
     return this.editor.updateField(workspace, formId, fieldId, properties, guard);
   }
@@ -130,12 +188,15 @@ export class DraftEditsController {
   @Delete('fields/:field_id')
   @RequireScopes('forms:fields:write')
   @ApiOperation({ operationId: 'deleteField', summary: 'Delete a field and clean up references to it' })
+  @GuardQuery()
+  @ApiOkResponse({ type: DeletedFieldDto })
+  @ApiErrors(400, 404, 409)
   deleteField(
     @FormWorkspace('edit') workspace: FormsWorkspaceContext,
     @Param('form_id') formId: string,
     @Param('field_id') fieldId: string,
     @Query() query: Record<string, unknown>,
-  ) {
+  ): Promise<DeletedFieldDto> {
     return this.editor.deleteField(workspace, formId, fieldId, guardFromQuery(query));
   }
 
@@ -143,19 +204,23 @@ export class DraftEditsController {
   @HttpCode(200)
   @RequireScopes('forms:fields:write')
   @ApiOperation({ operationId: 'moveField', summary: 'Move one field (within its step or to another step)' })
+  @ApiOkResponse({ type: FieldEditDto })
+  @ApiErrors(400, 404, 409)
   moveField(
     @FormWorkspace('edit') workspace: FormsWorkspaceContext,
     @Param('form_id') formId: string,
     @Param('field_id') fieldId: string,
     @Body() body: MoveFieldDto,
-  ) {
+  ): Promise<FieldEditDto> {
     return this.editor.moveField(workspace, formId, fieldId, { stepId: body.stepId, position: body.position }, guardOf(body));
   }
 
   @Patch('design')
   @RequireScopes('forms:design:write')
   @ApiOperation({ operationId: 'patchDesign', summary: 'Merge theme properties into the draft theme' })
-  patchDesign(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Body() body: DesignDto) {
+  @ApiOkResponse({ type: DesignEditDto })
+  @ApiErrors(400, 404, 409)
+  patchDesign(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Body() body: DesignDto): Promise<DesignEditDto> {
     return this.editor.patchDesign(workspace, formId, body.theme, guardOf(body));
   }
 }

@@ -1,23 +1,29 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal, RequireScopes } from '@shared/auth';
 import { parseLimit } from '@shared/pagination';
 import {
   CreateFormDto,
+  DeletedFormDto,
+  FormDetailDto,
+  FormListDto,
   FormsService,
   FormsWorkspaceContext,
   FormWorkspace,
   ListFormsQueryDto,
+  PublishedFormDto,
   PublishFormDto,
   ReplaceDraftDto,
+  RevisedFormDto,
+  UpdatedFormDto,
   UpdateFormDto,
   WorkspaceContextResolver,
 } from '@forms/forms';
+import { ApiErrors } from '../../schema-pack/error-response';
 
 const FORM_LIST_LIMIT = { default: 20, max: 100 };
 
 @ApiTags('Forms')
-@ApiBearerAuth()
 @Controller('api/v1/forms')
 export class FormsController {
   constructor(
@@ -28,16 +34,20 @@ export class FormsController {
   @Post()
   @RequireScopes('forms:create')
   @ApiOperation({ operationId: 'createForm', summary: 'Create a form' })
+  @ApiCreatedResponse({ type: FormDetailDto })
+  @ApiErrors(400, 404, 409, 413)
   // The workspace named in the body is resolved once the body is validated.
-  async create(@CurrentPrincipal() p: Principal, @Body() body: CreateFormDto) {
+  async create(@CurrentPrincipal() p: Principal, @Body() body: CreateFormDto): Promise<FormDetailDto> {
     const workspace = await this.workspaces.forCreate(p, body.workspaceId ?? body.workspace_id);
     return this.forms.create(workspace, { title: body.title, draftSchema: body.draftSchema });
   }
 
   @Get()
   @RequireScopes('forms:read')
-  @ApiOperation({ operationId: 'listForms', summary: 'List forms' })
-  async list(@CurrentPrincipal() p: Principal, @Query() query: ListFormsQueryDto) {
+  @ApiOperation({ operationId: 'listForms', summary: 'List forms, most recently changed first' })
+  @ApiOkResponse({ type: FormListDto })
+  @ApiErrors(400, 404)
+  async list(@CurrentPrincipal() p: Principal, @Query() query: ListFormsQueryDto): Promise<FormListDto> {
     const limit = parseLimit(query.limit, FORM_LIST_LIMIT);
     return this.forms.list(await this.workspaces.forList(p, query.workspaceId ?? query.workspace_id), { limit });
   }
@@ -45,28 +55,40 @@ export class FormsController {
   @Get(':form_id')
   @RequireScopes('forms:read')
   @ApiOperation({ operationId: 'getForm', summary: 'Get a form with its draft and published schema' })
-  get(@FormWorkspace('view') workspace: FormsWorkspaceContext, @Param('form_id') formId: string) {
+  @ApiOkResponse({ type: FormDetailDto })
+  @ApiErrors(404)
+  get(@FormWorkspace('view') workspace: FormsWorkspaceContext, @Param('form_id') formId: string): Promise<FormDetailDto> {
     return this.forms.get(workspace, formId);
   }
 
   @Patch(':form_id')
   @RequireScopes('forms:update')
   @ApiOperation({ operationId: 'updateForm', summary: 'Change the title or replace the draft' })
-  update(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Body() body: UpdateFormDto) {
+  @ApiOkResponse({ type: UpdatedFormDto })
+  @ApiErrors(400, 404, 409, 413)
+  update(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Body() body: UpdateFormDto): Promise<UpdatedFormDto> {
     return this.forms.update(workspace, formId, body);
   }
 
   @Put(':form_id/draft')
   @RequireScopes('forms:update')
   @ApiOperation({ operationId: 'replaceDraft', summary: 'Replace the whole draft' })
-  replaceDraft(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Body() body: ReplaceDraftDto) {
+  @ApiOkResponse({ type: RevisedFormDto })
+  @ApiErrors(400, 404, 409, 413)
+  replaceDraft(
+    @FormWorkspace('edit') workspace: FormsWorkspaceContext,
+    @Param('form_id') formId: string,
+    @Body() body: ReplaceDraftDto,
+  ): Promise<RevisedFormDto> {
     return this.forms.replaceDraft(workspace, formId, body);
   }
 
   @Delete(':form_id')
   @RequireScopes('forms:delete')
   @ApiOperation({ operationId: 'deleteForm', summary: 'Delete a form and its submissions' })
-  delete(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string) {
+  @ApiOkResponse({ type: DeletedFormDto })
+  @ApiErrors(404)
+  delete(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string): Promise<DeletedFormDto> {
     return this.forms.delete(workspace, formId);
   }
 
@@ -74,7 +96,9 @@ export class FormsController {
   @HttpCode(200)
   @RequireScopes('forms:publish')
   @ApiOperation({ operationId: 'publishForm', summary: 'Validate the draft and publish it' })
-  publish(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Body() body: PublishFormDto) {
+  @ApiOkResponse({ type: PublishedFormDto })
+  @ApiErrors(400, 404, 409, 413)
+  publish(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Body() body: PublishFormDto): Promise<PublishedFormDto> {
     return this.forms.publish(workspace, formId, body);
   }
 
@@ -82,7 +106,9 @@ export class FormsController {
   @HttpCode(200)
   @RequireScopes('forms:publish')
   @ApiOperation({ operationId: 'closeForm', summary: 'Stop accepting submissions' })
-  close(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string) {
+  @ApiOkResponse({ type: FormDetailDto })
+  @ApiErrors(404, 409)
+  close(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string): Promise<FormDetailDto> {
     return this.forms.setAcceptingSubmissions(workspace, formId, false);
   }
 
@@ -90,7 +116,9 @@ export class FormsController {
   @HttpCode(200)
   @RequireScopes('forms:publish')
   @ApiOperation({ operationId: 'reopenForm', summary: 'Accept submissions again' })
-  reopen(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string) {
+  @ApiOkResponse({ type: FormDetailDto })
+  @ApiErrors(404, 409)
+  reopen(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string): Promise<FormDetailDto> {
     return this.forms.setAcceptingSubmissions(workspace, formId, true);
   }
 }

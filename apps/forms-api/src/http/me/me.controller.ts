@@ -1,10 +1,9 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@shared/auth';
 import { KeyWithOwner, MeDto, toMe } from '@forms/accounts';
 
 @ApiTags('Account')
-@ApiBearerAuth()
 @Controller('api/v1/me')
 export class MeController {
   @Get()

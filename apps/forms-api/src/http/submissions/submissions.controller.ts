@@ -1,11 +1,12 @@
 import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Readable } from 'node:stream';
 import { RequireScopes } from '@shared/auth';
 import { parseLimit } from '@shared/pagination';
 import { FormsErrors } from '@forms/contracts';
 import { CachedFormWorkspace, FormsService, FormsWorkspaceContext, FormWorkspace } from '@forms/forms';
-import { SubmissionsService, UploadsService } from '@forms/submissions';
+import { SubmissionCreatedDto, SubmissionDto, SubmissionInputDto, SubmissionListDto, SubmissionsService, UploadsService } from '@forms/submissions';
+import { ApiErrors } from '../../schema-pack/error-response';
 
 const SUBMISSION_LIST_LIMIT = { default: 20, max: 100 };
 
@@ -22,7 +23,6 @@ function parseAfter(raw: unknown): Date | undefined {
 }
 
 @ApiTags('Submissions')
-@ApiBearerAuth()
 @Controller('api/v1/forms/:form_id')
 export class SubmissionsController {
   constructor(
@@ -34,7 +34,24 @@ export class SubmissionsController {
   @Get('submissions')
   @RequireScopes('submissions:read')
   @ApiOperation({ operationId: 'listSubmissions', summary: 'List completed submissions, oldest first' })
-  async list(@FormWorkspace('view') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Query() query: Record<string, unknown>) {
+  @ApiQuery({
+    name: 'limit',
+    required: false,
+    schema: { type: 'integer', minimum: 1, maximum: SUBMISSION_LIST_LIMIT.max, default: SUBMISSION_LIST_LIMIT.default },
+  })
+  @ApiQuery({
+    name: 'after',
+    required: false,
+    schema: { type: 'string', format: 'date-time' },
+    description: 'Only submissions created after this ISO 8601 time.',
+  })
+  @ApiOkResponse({ type: SubmissionListDto })
+  @ApiErrors(400, 404)
+  async list(
+    @FormWorkspace('view') workspace: FormsWorkspaceContext,
+    @Param('form_id') formId: string,
+    @Query() query: Record<string, unknown>,
+  ): Promise<SubmissionListDto> {
     const limit = parseLimit(query.limit, SUBMISSION_LIST_LIMIT);
     const after = parseAfter(query.after);
     return { data: await this.submissions.list(workspace, formId, { after, limit }), next_cursor: null };
@@ -43,7 +60,13 @@ export class SubmissionsController {
   @Get('submissions/:submission_id')
   @RequireScopes('submissions:read')
   @ApiOperation({ operationId: 'getSubmission', summary: 'Get a submission' })
-  async get(@FormWorkspace('view') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Param('submission_id') submissionId: string) {
+  @ApiOkResponse({ type: SubmissionDto })
+  @ApiErrors(404)
+  async get(
+    @FormWorkspace('view') workspace: FormsWorkspaceContext,
+    @Param('form_id') formId: string,
+    @Param('submission_id') submissionId: string,
+  ): Promise<SubmissionDto> {
     const record = await this.submissions.get(workspace, formId, submissionId);
     if (!record) throw FormsErrors.notFound('submission', submissionId);
     return { data: record };
@@ -52,13 +75,34 @@ export class SubmissionsController {
   @Post('submissions')
   @RequireScopes('submissions:create')
   @ApiOperation({ operationId: 'createSubmission', summary: 'Submit answers to the published form' })
-  async create(@CachedFormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Body() body: unknown) {
+  @ApiBody({
+    required: true,
+    description: 'The answers by field id, either as the whole body or wrapped in `values` with the other members.',
+    schema: {
+      anyOf: [
+        { $ref: getSchemaPath(SubmissionInputDto) },
+        { type: 'object', additionalProperties: true, description: 'Answers by field id (hidden fields by id too).' },
+      ],
+    },
+  })
+  @ApiCreatedResponse({ type: SubmissionCreatedDto })
+  @ApiErrors(400, 404, 409)
+  async create(
+    @CachedFormWorkspace('edit') workspace: FormsWorkspaceContext,
+    @Param('form_id') formId: string,
+    @Body() body: unknown,
+  ): Promise<SubmissionCreatedDto> {
     return this.submissions.submit(await this.forms.publishedForm(workspace, formId), body, 'api');
   }
 
   @Get('uploads/:upload_id')
   @RequireScopes('submissions:read')
   @ApiOperation({ operationId: 'downloadUpload', summary: 'Download a file a respondent uploaded' })
+  @ApiOkResponse({
+    description: 'The file, with the Content-Type it was uploaded with and an attachment Content-Disposition.',
+    content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+  })
+  @ApiErrors(404)
   async download(
     @FormWorkspace('view') workspace: FormsWorkspaceContext,
     @Param('form_id') formId: string,
