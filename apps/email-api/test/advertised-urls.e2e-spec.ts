@@ -134,6 +134,32 @@ describe('email-api: every advertised URL answers', () => {
     expect([...external].filter((url) => !url.startsWith('https://www.rfc-editor.org/'))).toEqual([]);
   });
 
+  it('serves pages with their CSP and revalidation, static files cached for a year and compressed, and 304 to a matching ETag', async () => {
+    const page = await h.as('').get('/docs/api-reference').expect(200);
+    expect(page.headers).toMatchObject({
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': expect.stringContaining("script-src 'self'"),
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'no-cache',
+    });
+    await h.as('').get('/docs/api-reference').set('if-none-match', page.headers.etag).expect(304);
+
+    const bundle = /src="(\/docs\/assets\/swagger-ui-bundle\.[0-9a-f]+\.js)"/.exec(page.text)![1];
+    const plain = await h.as('').get(bundle).set('accept-encoding', 'identity').expect(200);
+    expect(plain.headers).toMatchObject({
+      'content-type': 'text/javascript; charset=utf-8',
+      'cache-control': 'public, max-age=31536000, immutable',
+      vary: 'accept-encoding',
+    });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const compressed = await h.as('').get(bundle).set('accept-encoding', 'gzip, br').expect(200);
+    expect(compressed.headers['content-encoding']).toBe('gzip');
+    expect(Number(compressed.headers['content-length'])).toBeLessThan(Number(plain.headers['content-length']) / 2);
+    await h.as('').get(bundle).set('if-none-match', plain.headers.etag).expect(304);
+    await h.as('').get('/docs/assets/swagger-ui-bundle.js').expect(404);
+    await h.as('').get('/').expect(302).expect('location', '/docs');
+  });
+
   it.each([
     ['POST', '/mcp', 'mcp_not_available'],
     ['GET', '/.well-known/openid-configuration', 'oauth_not_available'],
