@@ -518,7 +518,7 @@ describe('docker', () => {
     for (const db of Object.keys(MIGRATIONS)) expect(sql).toMatch(new RegExp(`CREATE DATABASE ${db};`));
   });
 
-  it('has a multi-stage Dockerfile that runs apps/$APP as the node user', () => {
+  it('has a multi-stage Dockerfile that runs apps/$APP as the node user, bound to every address', () => {
     expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:20-slim$/m);
     expect(dockerfile.match(/^FROM /gm)?.length).toBeGreaterThanOrEqual(2);
     expect(dockerfile).toMatch(/pnpm install --frozen-lockfile/);
@@ -526,6 +526,7 @@ describe('docker', () => {
     const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
     expect(runtime).toMatch(/^ARG APP$/m);
     expect(runtime).toMatch(/^USER node$/m);
+    expect(runtime).toMatch(/^ENV [^#]*\bHOST=0\.0\.0\.0\b/m);
     expect(runtime).toMatch(/^HEALTHCHECK /m);
     expect(runtime).toMatch(/^CMD .*node apps\/\$\{APP\}\/dist\/main\.js/m);
   });
