@@ -17,9 +17,10 @@ async function requestLines(env: Record<string, string>): Promise<Array<{ level:
   registerAccessLog(app, config);
   app.get('/v1/things', async () => ({ data: [] }));
   app.get('/v1/broken', async () => Promise.reject(new Error('boom')));
+  app.get('/mcp', async (_request, reply) => reply.code(501).send({ error: { code: 'mcp_not_available' } }));
   for (const probe of ['/healthz', '/readyz', '/metrics']) app.get(probe, async () => 'ok');
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
-  for (const path of ['/v1/things', '/v1/broken', '/healthz', '/readyz', '/metrics']) await (await fetch(`${base}${path}`)).text();
+  for (const path of ['/v1/things', '/v1/broken', '/mcp', '/healthz', '/readyz', '/metrics']) await (await fetch(`${base}${path}`)).text();
   await app.close();
   return lines
     .map((line) => JSON.parse(line) as { level: number; msg: string; route: string; status: number })
@@ -28,7 +29,7 @@ async function requestLines(env: Record<string, string>): Promise<Array<{ level:
 }
 
 describe('access log levels', () => {
-  it('are off at the development defaults, except a 5xx; probes are never logged', async () => {
+  it('are off at the development defaults, except a 5xx other than 501 (a feature not offered); probes are never logged', async () => {
     expect(await requestLines({ NODE_ENV: 'development' })).toEqual([{ level: 50, route: '/v1/broken', status: 500 }]);
   });
 
@@ -36,6 +37,7 @@ describe('access log levels', () => {
     expect(await requestLines({ NODE_ENV: 'development', LOG_LEVEL: 'debug' })).toEqual([
       { level: 20, route: '/v1/things', status: 200 },
       { level: 50, route: '/v1/broken', status: 500 },
+      { level: 20, route: '/mcp', status: 501 },
     ]);
   });
 
@@ -43,6 +45,7 @@ describe('access log levels', () => {
     expect(await requestLines({ NODE_ENV: 'production' })).toEqual([
       { level: 30, route: '/v1/things', status: 200 },
       { level: 50, route: '/v1/broken', status: 500 },
+      { level: 30, route: '/mcp', status: 501 },
     ]);
     expect(await requestLines({ NODE_ENV: 'production', ACCESS_LOG_LEVEL: 'debug' })).toEqual([{ level: 50, route: '/v1/broken', status: 500 }]);
   });
@@ -51,6 +54,7 @@ describe('access log levels', () => {
     expect(await requestLines({ NODE_ENV: 'development', ACCESS_LOG_LEVEL: 'info' })).toEqual([
       { level: 30, route: '/v1/things', status: 200 },
       { level: 50, route: '/v1/broken', status: 500 },
+      { level: 30, route: '/mcp', status: 501 },
     ]);
   });
 });

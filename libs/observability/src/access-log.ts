@@ -33,7 +33,8 @@ export function registerAccessLog(fastify: FastifyInstance, config: AppConfig): 
     const skipped = (route !== undefined && NEVER_LOGGED.has(route)) || (status === 401 && (sampleEvery === 0 || unauthenticated++ % sampleEvery !== 0));
     if (!skipped) {
       const line = { method: request.method, route: route ?? '(unmatched)', status, duration_ms: Math.round(reply.elapsedTime * 10) / 10 };
-      if (status >= 500) request.log.error(line, 'request');
+      // 501 answers a feature this install does not offer (a client probing /mcp, say): deliberate, not a fault.
+      if (status >= 500 && status !== 501) request.log.error(line, 'request');
       else request.log[config.accessLogLevel](line, 'request');
     }
     done();

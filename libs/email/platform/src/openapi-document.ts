@@ -80,7 +80,7 @@ export function createOpenApiDocument(app: INestApplication, config: Pick<AppCon
         type: 'http',
         scheme: 'bearer',
         bearerFormat: 'Bearer Credential',
-        description: 'A workspace API key (or an OAuth access token) sent as "Authorization: Bearer <credential>".',
+        description: 'A workspace API key sent as "Authorization: Bearer <key>".',
       },
       SECURITY_SCHEME,
     )
