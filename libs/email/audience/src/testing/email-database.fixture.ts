@@ -1,4 +1,4 @@
-import { EmailPrisma } from '@email/data-access';
+import { EmailPrisma, EmailSql } from '@email/data-access';
 import type { AppConfig } from '@shared/config';
 import { trustedWorkspaceId, WorkspaceId } from '@shared/core';
 import { createTestDatabase, TestDatabase } from '@shared/testing';
@@ -8,6 +8,8 @@ export interface EmailTestDatabase {
   prisma(): EmailPrisma;
   /** A second client with its own pool, for probing locks while the first one's transactions wait. */
   observer(): EmailPrisma;
+  /** The plain pg pool the repositories' hot statements go through. */
+  sql(): EmailSql;
 }
 
 /**
@@ -18,19 +20,22 @@ export function useEmailDatabase(...workspaceIds: WorkspaceId[]): EmailTestDatab
   let db: TestDatabase;
   let prisma: EmailPrisma;
   let observer: EmailPrisma;
+  let sql: EmailSql;
   beforeAll(async () => {
     db = await createTestDatabase('email');
     const config = { emailDatabaseUrl: db.url, databaseConnectTimeoutMs: 5000 } as AppConfig;
     prisma = new EmailPrisma(config);
     observer = new EmailPrisma(config);
+    sql = new EmailSql(config);
     await prisma.workspace.createMany({ data: workspaceIds.map((id) => ({ id, name: id })) });
   });
   afterAll(async () => {
     await prisma?.$disconnect();
     await observer?.$disconnect();
+    await sql?.onModuleDestroy();
     await db?.drop();
   });
-  return { prisma: () => prisma, observer: () => observer };
+  return { prisma: () => prisma, observer: () => observer, sql: () => sql };
 }
 
 /** Workspace A owns the rows a tenancy test aims at; B is the other tenant. */
