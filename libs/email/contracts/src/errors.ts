@@ -23,6 +23,16 @@ export const EMAIL_ERROR_CODES = defineErrorCodes({
   unknown_custom_field: { type: 'invalid_request', description: 'A key of `custom_fields` is not a custom field of the workspace.' },
   invalid_custom_field_value: { type: 'invalid_request', description: "A custom field value does not fit the field's type or options." },
   consent_evidence_required: { type: 'invalid_request', description: 'Setting a subscriber who is not Active back to Active needs `consent_evidence`.' },
+  invalid_audience_condition: {
+    type: 'invalid_request',
+    description:
+      "An audience condition's operator does not apply to its field (or to its custom field's type), its value has the wrong shape, or its custom field is not the workspace's; the envelope's `condition_id` names the condition.",
+  },
+  audience_field_not_available: {
+    type: 'invalid_request',
+    description:
+      "An audience condition uses a field whose data this server does not record yet (`segment`, `form`, `email_opened`, `email_unsubscribed`, `magic_link_clicked`); the envelope's `condition_id` names the condition.",
+  },
   consent_collected_in_future: { type: 'invalid_request', description: '`consent_evidence.collected_at` is later than the server clock.' },
 
   // Writes that collide with stored data or a concurrent request.

@@ -1,0 +1,4 @@
+export * from './audience-definition';
+export * from './audience-compiler';
+export * from './audience.repository';
+export * from './regions';
