@@ -1,5 +1,5 @@
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
-import { Pool, QueryConfig, QueryResultRow } from 'pg';
+import { Pool, PoolClient, QueryConfig, QueryResultRow } from 'pg';
 import { APP_CONFIG, AppConfig } from '@shared/config';
 
 /**
@@ -18,6 +18,24 @@ export class EmailSql implements OnModuleDestroy {
 
   async query<Row extends QueryResultRow>(statement: QueryConfig): Promise<Row[]> {
     return (await this.pool.query<Row>(statement)).rows;
+  }
+
+  /** Runs `work` in one transaction on one connection: committed when it resolves, rolled back when it throws. */
+  async transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch((rollbackFailed: Error) => (broken = rollbackFailed));
+      throw error;
+    } finally {
+      // A connection that could not roll back is closed rather than handed to the next caller.
+      client.release(broken);
+    }
   }
 
   async onModuleDestroy(): Promise<void> {

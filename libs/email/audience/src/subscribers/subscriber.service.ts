@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { Prisma } from '@email/data-access';
 import { EmailErrors } from '@email/contracts';
 import { Outbox } from '@email/events';
 import { Clock, IdGenerator, WorkspaceId } from '@shared/core';
 import { CursorCodec, KeysetPosition, readKeysetPage } from '@shared/pagination';
 import { isBlank } from '../common/blank';
+import { SqlTransaction } from '../common/sql-transaction';
 import { ConsentEvidenceDto } from '../common/consent.dto';
 import { toCountryCode } from '../common/country';
 import { parseCalendarDate } from '../common/dates';
@@ -205,7 +205,7 @@ export class SubscriberService {
     workspaceId: WorkspaceId,
     id: string,
     field: 'tags' | 'sequence_ids',
-    change: (tx: Prisma.TransactionClient, now: Date) => Promise<boolean | { tagId: string; delta: 1 | -1 }>,
+    change: (tx: SqlTransaction, now: Date) => Promise<boolean | { tagId: string; delta: 1 | -1 }>,
   ): Promise<SubscriberDto> {
     return this.repository.transaction(async (tx) => {
       const now = this.clock.now();
@@ -238,7 +238,7 @@ export class SubscriberService {
     return changes;
   }
 
-  private async resolveTags(workspaceId: WorkspaceId, tx: Prisma.TransactionClient, existingIds: string[], newNames: string[], now: Date): Promise<string[]> {
+  private async resolveTags(workspaceId: WorkspaceId, tx: SqlTransaction, existingIds: string[], newNames: string[], now: Date): Promise<string[]> {
     const found = await this.tags.existing(workspaceId, tx, existingIds);
     const missing = existingIds.findIndex((id) => !found.has(id));
     if (missing >= 0) throw EmailErrors.invalid('unknown_tag', `Tag "${existingIds[missing]}" does not exist.`, `existing_tag_ids[${missing}]`);
@@ -246,7 +246,7 @@ export class SubscriberService {
     return [...new Set([...existingIds, ...created])];
   }
 
-  private async requireSequences(workspaceId: WorkspaceId, tx: Prisma.TransactionClient, ids: string[], field: string): Promise<void> {
+  private async requireSequences(workspaceId: WorkspaceId, tx: SqlTransaction, ids: string[], field: string): Promise<void> {
     const found = await this.repository.existingSequences(workspaceId, tx, ids);
     const missing = ids.findIndex((id) => !found.has(id));
     if (missing >= 0) throw EmailErrors.invalid('unknown_sequence', `Sequence "${ids[missing]}" does not exist.`, `${field}[${missing}]`);
@@ -254,7 +254,7 @@ export class SubscriberService {
 
   private async membershipChanges(
     workspaceId: WorkspaceId,
-    tx: Prisma.TransactionClient,
+    tx: SqlTransaction,
     id: string,
     tagIds: string[],
     sequenceIds: string[],
@@ -267,7 +267,7 @@ export class SubscriberService {
     return addedTags;
   }
 
-  private async requireSubscriber(workspaceId: WorkspaceId, tx: Prisma.TransactionClient, id: string) {
+  private async requireSubscriber(workspaceId: WorkspaceId, tx: SqlTransaction, id: string) {
     const current = await this.repository.lock(workspaceId, tx, id);
     if (!current) throw EmailErrors.notFound('subscriber', id);
     return current;
@@ -286,13 +286,7 @@ export class SubscriberService {
     }
   }
 
-  private async recordConsent(
-    workspaceId: WorkspaceId,
-    tx: Prisma.TransactionClient,
-    subscriberId: string,
-    consent: ConsentEvidenceDto,
-    now: Date,
-  ): Promise<void> {
+  private async recordConsent(workspaceId: WorkspaceId, tx: SqlTransaction, subscriberId: string, consent: ConsentEvidenceDto, now: Date): Promise<void> {
     await this.repository.recordConsent(
       workspaceId,
       tx,
@@ -310,7 +304,7 @@ export class SubscriberService {
     );
   }
 
-  private async recordStatusChange(workspaceId: WorkspaceId, tx: Prisma.TransactionClient, id: string, previous: string, status: string): Promise<void> {
+  private async recordStatusChange(workspaceId: WorkspaceId, tx: SqlTransaction, id: string, previous: string, status: string): Promise<void> {
     await this.outbox.record(workspaceId, tx, 'subscriber.status_changed', { subscriber: { id }, previous_status: previous, status });
   }
 }

@@ -1,9 +1,10 @@
-import type { Prisma, SubscriberStatus } from '@email/data-access';
+import type { SubscriberStatus } from '@email/data-access';
 import type { WorkspaceId } from '@shared/core';
 import type { KeysetPage } from '@shared/pagination';
+import type { SqlTransaction } from '../common/sql-transaction';
 import type { SubscriberDto } from './subscriber.dto';
 
-type Tx = Prisma.TransactionClient;
+type Tx = SqlTransaction;
 
 export interface SubscriberFilter {
   search?: string;

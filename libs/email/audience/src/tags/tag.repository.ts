@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { EmailPrisma, Prisma, Tag } from '@email/data-access';
+import { EmailPrisma, Tag } from '@email/data-access';
 import { WorkspaceId } from '@shared/core';
 import { isRecordGone, isUniqueViolation } from '@shared/errors';
 import { KeysetPage, keysetWhere } from '@shared/pagination';
 import { EmailErrors } from '@email/contracts';
+import { SqlTransaction } from '../common/sql-transaction';
 import { gdprPurposeOf } from './gdpr-tags';
 
 export const tagKey = (name: string) => name.trim().toLowerCase();
@@ -61,7 +62,7 @@ export class TagRepository {
    * Ids of the given tags that exist in the workspace, key-share locked until commit: a concurrent tag delete
    * waits for this transaction instead of breaking its memberships (counter updates are not blocked).
    */
-  async existing(workspaceId: WorkspaceId, tx: Prisma.TransactionClient, ids: string[]): Promise<Set<string>> {
+  async existing(workspaceId: WorkspaceId, tx: SqlTransaction, ids: string[]): Promise<Set<string>> {
     if (!ids.length) return new Set();
     const rows = await tx.$queryRaw<Array<{ id: string }>>`
       SELECT id FROM tags WHERE workspace_id = ${workspaceId} AND id = ANY(${ids}::text[]) ORDER BY id FOR KEY SHARE`;
@@ -75,7 +76,7 @@ export class TagRepository {
    * it). Names are inserted in key order so two callers naming the same new tags in other orders cannot deadlock.
    * A tag deleted between the two statements is created again on the next pass.
    */
-  async findOrCreateByNames(workspaceId: WorkspaceId, tx: Prisma.TransactionClient, names: string[], newId: () => string, now: Date): Promise<string[]> {
+  async findOrCreateByNames(workspaceId: WorkspaceId, tx: SqlTransaction, names: string[], newId: () => string, now: Date): Promise<string[]> {
     const wanted = new Map<string, string>();
     for (const name of names) if (!wanted.has(tagKey(name))) wanted.set(tagKey(name), name.trim());
     const keys = [...wanted.keys()].sort();

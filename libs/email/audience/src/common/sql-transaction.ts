@@ -1,0 +1,42 @@
+import type { PoolClient } from 'pg';
+import { Prisma } from '@email/data-access';
+import type { OutboxTransaction } from '@email/events';
+
+/**
+ * What the audience writes need from a transaction: parameterised statements written as Prisma.sql templates,
+ * and the outbox's insert. A Prisma transaction client has this shape; so has PgTransaction.
+ */
+export interface SqlTransaction extends OutboxTransaction {
+  $queryRaw<T = unknown>(query: TemplateStringsArray, ...values: unknown[]): Promise<T>;
+  $executeRaw(query: TemplateStringsArray, ...values: unknown[]): Promise<number>;
+}
+
+type OutboxInsert = { data: { id: string; workspace_id: string; type: string; payload: unknown } };
+
+/**
+ * A transaction on one plain node-postgres connection: each statement is a single round trip, without
+ * Prisma's per-query engine work, which is most of a subscriber write's cost.
+ */
+export class PgTransaction implements SqlTransaction {
+  constructor(private readonly client: PoolClient) {}
+
+  readonly outboxEvent = {
+    create: async ({ data }: OutboxInsert) => {
+      await this.$executeRaw`
+        INSERT INTO outbox_events (id, workspace_id, type, payload) VALUES (${data.id}, ${data.workspace_id}, ${data.type}, ${JSON.stringify(data.payload)}::jsonb)`;
+    },
+  } as unknown as OutboxTransaction['outboxEvent'];
+
+  async $queryRaw<T = unknown>(query: TemplateStringsArray, ...values: unknown[]): Promise<T> {
+    return (await this.run(query, values)).rows as T;
+  }
+
+  async $executeRaw(query: TemplateStringsArray, ...values: unknown[]): Promise<number> {
+    return (await this.run(query, values)).rowCount ?? 0;
+  }
+
+  private run(query: TemplateStringsArray, values: unknown[]) {
+    const statement = Prisma.sql(query, ...(values as Prisma.Sql[]));
+    return this.client.query(statement.text, statement.values);
+  }
+}
