@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CustomFieldType, EmailPrisma, Prisma } from '@email/data-access';
+import { EmailPrisma, Prisma } from '@email/data-access';
 import { Clock, WorkspaceId } from '@shared/core';
 import type { AudienceDefinition } from './audience-definition';
 import { compileAudience, customFieldIdsOf } from './audience-compiler';
@@ -44,9 +44,9 @@ export class AudienceRepository {
 
   private async matching(workspaceId: WorkspaceId, definition: AudienceDefinition): Promise<Prisma.Sql> {
     const ids = customFieldIdsOf(definition);
+    // Through the client, not raw SQL: it maps the stored enum labels ("Multi Select") to the type's names.
     const fields = ids.length
-      ? await this.prisma.$queryRaw<Array<{ id: string; type: CustomFieldType }>>`
-          SELECT id, type FROM custom_fields WHERE workspace_id = ${workspaceId} AND id = ANY(${ids}::text[])`
+      ? await this.prisma.customField.findMany({ where: { workspace_id: workspaceId, id: { in: ids } }, select: { id: true, type: true } })
       : [];
     const today = this.clock.now().toISOString().slice(0, 10);
     return compileAudience(definition, { workspaceId, customFieldTypes: new Map(fields.map((field) => [field.id, field.type])), today });
