@@ -1,8 +1,8 @@
 /**
  * The baseline of `subscribers-list`: a bare Fastify server answering `GET /v1/subscribers` for one
  * workspace (BENCH_WORKSPACE_ID; no authentication, no Nest, no validation pipe, no interceptors),
- * with the same database path as email-api: an EmailPrisma client (Prisma + @prisma/adapter-pg, a pool
- * of 10) running the very statement the app runs (`subscriberPageQuery` from @email/audience), the same
+ * with the same database path as email-api: an EmailSql pool (plain pg, a pool of 10) running the very
+ * named statement the app runs (`subscriberPageStatement` from @email/audience), the same
  * cursor codec and the same response text. Whatever email-api spends beyond this is the framework around it.
  *
  * Started as a child process (node bench/dist/bare-subscribers-server.js) with EMAIL_DATABASE_URL,
@@ -11,8 +11,8 @@
 import { fastify } from 'fastify';
 import { loadConfig } from '@shared/config';
 import { trustedWorkspaceId } from '@shared/core';
-import { EmailPrisma } from '@email/data-access';
-import { subscriberPageQuery, SubscriberPageJson } from '@email/audience';
+import { EmailSql } from '@email/data-access';
+import { subscriberPageStatement, SubscriberPageJson } from '@email/audience';
 import { CursorCodec, readKeysetPage } from '@shared/pagination';
 
 async function main(): Promise<void> {
@@ -20,18 +20,18 @@ async function main(): Promise<void> {
   // The benchmark serves the one workspace it seeded.
   const workspaceId = trustedWorkspaceId(process.env.BENCH_WORKSPACE_ID);
   const config = loadConfig(process.env);
-  const prisma = new EmailPrisma(config);
+  const sql = new EmailSql(config);
   const codec = new CursorCodec(config.cursorSecret);
   const scope = `${workspaceId}:subscribers`;
 
   const app = fastify({ logger: false });
   app.get('/readyz', async () => {
-    await prisma.$queryRaw`SELECT 1`;
+    await sql.query({ text: 'SELECT 1' });
     return { status: 'ok' };
   });
   app.get('/v1/subscribers', async (request, reply) => {
     const page = readKeysetPage(codec, scope, request.query as { limit?: string; starting_after?: string });
-    const [result] = await prisma.$queryRaw<SubscriberPageJson[]>(subscriberPageQuery(workspaceId, {}, page));
+    const [result] = await sql.query<SubscriberPageJson>(subscriberPageStatement(workspaceId, {}, page));
     const hasMore = result.fetched > page.limit;
     const nextCursor = hasMore ? codec.encode(scope, { created_at: result.last_created_at, id: result.last_id }) : null;
     reply.header('content-type', 'application/json; charset=utf-8');
@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   const stop = () => {
     void app
       .close()
-      .then(() => prisma.$disconnect())
+      .then(() => sql.onModuleDestroy())
       .then(
         () => process.exit(0),
         () => process.exit(1),

@@ -9,6 +9,6 @@ export * from './tags/tag.service';
 export * from './tags/gdpr-tags';
 export * from './subscribers/subscriber.dto';
 export * from './subscribers/subscriber.service';
-export { subscriberPageQuery } from './subscribers/subscriber.repository';
+export { subscriberPageStatement } from './subscribers/subscriber.repository';
 export type { SubscriberPageJson } from './subscribers/subscriber.store';
 export * from './audience.module';

@@ -24,7 +24,7 @@ describe('SubscriberRepository.page (real PostgreSQL)', () => {
 
   beforeAll(async () => {
     const prisma = database.prisma();
-    repository = new SubscriberRepository(prisma);
+    repository = new SubscriberRepository(prisma, database.sql());
     await prisma.subscriber.createMany({
       data: PAGED_ROWS.map((row) => ({ ...row, workspace_id: PAGED, email: `${row.id}@example.com`, updated_at: row.created_at })),
     });

@@ -15,7 +15,7 @@ describe('SubscriberRepository tenancy (real PostgreSQL)', () => {
 
   beforeAll(async () => {
     const prisma = database.prisma();
-    repository = new SubscriberRepository(prisma);
+    repository = new SubscriberRepository(prisma, database.sql());
     for (const [workspace, suffix] of [
       [WORKSPACE_A, 'a'],
       [WORKSPACE_B, 'b'],

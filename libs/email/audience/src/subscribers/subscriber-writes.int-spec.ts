@@ -22,7 +22,7 @@ describe('SubscriberRepository writes (real PostgreSQL)', () => {
   let repository: SubscriberRepository;
 
   beforeAll(() => {
-    repository = new SubscriberRepository(database.prisma());
+    repository = new SubscriberRepository(database.prisma(), database.sql());
   });
 
   const rowsWithEmail = (email: string) => database.prisma().subscriber.findMany({ where: { email }, select: { id: true, name: true } });
