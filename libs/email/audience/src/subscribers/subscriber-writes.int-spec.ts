@@ -39,6 +39,14 @@ describe('SubscriberRepository writes (real PostgreSQL)', () => {
       expect(await rowsWithEmail('once@example.com')).toEqual([{ id: 'sub_once1', name: 'First' }]);
     });
 
+    it('locks an existing row without writing a new version of it', async () => {
+      await repository.transaction((tx) => repository.insertOrLock(WORKSPACE, tx, newRow('sub_kept', 'kept@example.com'), NOW));
+      const version = () => database.observer().$queryRaw`SELECT ctid::text AS ctid FROM subscribers WHERE id = 'sub_kept'`;
+      const before = await version();
+      await repository.transaction((tx) => repository.insertOrLock(WORKSPACE, tx, newRow('sub_kept2', 'kept@example.com'), NOW));
+      expect(await version()).toEqual(before);
+    });
+
     it('holds the existing row locked until the transaction ends', async () => {
       await repository.transaction((tx) => repository.insertOrLock(WORKSPACE, tx, newRow('sub_locked', 'locked@example.com'), NOW));
       await repository.transaction(async (tx) => {
