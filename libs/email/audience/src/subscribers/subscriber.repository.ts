@@ -28,8 +28,10 @@ const LOCKED = Prisma.sql`id, email, name, status, country, subscribed_at, custo
 const INSERTED_COLUMNS = Prisma.sql`id, workspace_id, email, name, status, country, subscribed_at, custom_fields, created_at, updated_at`;
 
 const iso = (column: Prisma.Sql) => Prisma.sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+/** A JSON string of text that never needs escaping (generated ids, enum labels), without to_json's per-row type lookup. */
+const plainJson = (value: Prisma.Sql) => Prisma.sql`'"' || ${value} || '"'`;
 /** A JSON string or null, as text: the formatted time needs no escaping. */
-const isoJson = (column: Prisma.Sql) => Prisma.sql`COALESCE('"' || ${iso(column)} || '"', 'null')`;
+const isoJson = (column: Prisma.Sql) => Prisma.sql`COALESCE(${plainJson(iso(column))}, 'null')`;
 const json = (value: Prisma.Sql) => Prisma.sql`COALESCE(to_json(${value})::text, 'null')`;
 
 /**
@@ -38,11 +40,11 @@ const json = (value: Prisma.Sql) => Prisma.sql`COALESCE(to_json(${value})::text,
  * Node ever decoding a row, which is what makes a 100-row page cheap. Concatenated rather than json_build_object,
  * which looks up each value's type output on every row; the text is what json_build_object writes, spacing included.
  */
-const document = (tags: Prisma.Sql, sequenceIds: Prisma.Sql) => Prisma.sql`('{"self" : ' || ${json(Prisma.sql`'/v1/subscribers/' || s.id`)}
-  || ', "id" : ' || ${json(Prisma.sql`s.id`)}
+const document = (tags: Prisma.Sql, sequenceIds: Prisma.Sql) => Prisma.sql`('{"self" : ' || ${plainJson(Prisma.sql`'/v1/subscribers/' || s.id`)}
+  || ', "id" : ' || ${plainJson(Prisma.sql`s.id`)}
   || ', "email" : ' || ${json(Prisma.sql`s.email`)}
   || ', "name" : ' || ${json(Prisma.sql`s.name`)}
-  || ', "status" : ' || ${json(Prisma.sql`s.status`)}
+  || ', "status" : ' || ${plainJson(Prisma.sql`s.status`)}
   || ', "country" : ' || ${json(Prisma.sql`s.country`)}
   || ', "subscribed_at" : ' || ${isoJson(Prisma.sql`s.subscribed_at`)}
   || ', "last_opened_at" : ' || ${isoJson(Prisma.sql`s.last_opened_at`)}
