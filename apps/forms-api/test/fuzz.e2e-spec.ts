@@ -15,6 +15,7 @@
 import fc from 'fast-check';
 import request from 'supertest';
 import { FormsPrisma } from '@forms/data-access';
+import { CONDITION_OPERATORS, FIELD_TYPES, NUMBER_OPERATIONS, TEXT_OPERATIONS } from '@forms/draft-schema';
 import { appRoutes, fuzzCountsApply, fuzzParameters, fuzzRuns, headerText, idempotencyKeys, isErrorEnvelope, malformedPathSegments } from '@shared/testing';
 import { formsApi, FormsApiHarness } from './helpers';
 
@@ -25,47 +26,7 @@ const BODYLESS_RUNS = fuzzRuns(20);
 const UPLOAD_RUNS = fuzzRuns(60);
 const PATH_RUNS = fuzzRuns(150);
 
-const FIELD_TYPES = [
-  'text',
-  'long_text',
-  'email',
-  'number',
-  'phone',
-  'url',
-  'date',
-  'time',
-  'single_choice',
-  'multiple_choice',
-  'dropdown',
-  'checkbox',
-  'rating',
-  'opinion_scale',
-  'nps',
-  'ranking',
-  'file_upload',
-  'signature',
-  'statement',
-  'hidden',
-  'payment',
-] as const;
-const OPERATORS = [
-  'equals',
-  'not_equals',
-  'contains',
-  'not_contains',
-  'starts_with',
-  'ends_with',
-  'greater_than',
-  'greater_or_equal',
-  'less_than',
-  'less_or_equal',
-  'is_empty',
-  'is_not_empty',
-  'includes_any',
-  'includes_all',
-  'includes_none',
-] as const;
-const OPERATIONS = ['set', 'add', 'subtract', 'multiply', 'divide', 'clear', 'append', 'prepend'] as const;
+const OPERATIONS = [...new Set([...NUMBER_OPERATIONS, ...TEXT_OPERATIONS])];
 
 /** The property names the write endpoints know, for dictionaries of random values. */
 const PROPERTY_NAMES = [
@@ -250,7 +211,7 @@ const ruleOf = (ruleStepIds: fc.Arbitrary<string>) =>
         fc.record(
           {
             subject,
-            operator: mostly(fc.constantFrom<string>(...OPERATORS), fc.constant('like')),
+            operator: mostly(fc.constantFrom<string>(...CONDITION_OPERATORS), fc.constant('like')),
             value: fc.oneof(text, small, fc.boolean(), fc.array(fc.constantFrom('Small', 'Large'), { maxLength: 2 })),
           },
           { requiredKeys: ['subject', 'operator'] },
