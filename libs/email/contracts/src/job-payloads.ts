@@ -6,6 +6,9 @@ export interface EmailJobPayloads {
   'subscriber-export': { workspaceId: string; jobId: string };
   'analytics-report': { workspaceId: string; reportId: string };
   'workflow-tick': { workspaceId: string; kind: 'sequence' | 'automation'; id: string };
+  'segment-counts': { workspaceId: string; segmentId: string };
+  /** Creates the coming months' email_events partitions and drops those past retention. */
+  'engagement-maintenance': Record<string, never>;
   'webhook-fanout': { eventId: string };
   'webhook-deliver': { deliveryId: string };
 }

@@ -6,6 +6,8 @@ export const EmailQueues = {
   subscriberExport: 'subscriber-export',
   analyticsReport: 'analytics-report',
   workflowTick: 'workflow-tick',
+  segmentCounts: 'segment-counts',
+  engagementMaintenance: 'engagement-maintenance',
   webhookFanout: 'webhook-fanout',
   webhookDeliver: 'webhook-deliver',
 } as const;
@@ -15,6 +17,13 @@ export type EmailQueueName = (typeof EmailQueues)[keyof typeof EmailQueues];
 /** Which email worker consumes which queues. */
 export const EmailWorkerQueues = {
   'email-send-worker': [EmailQueues.broadcastPrepare, EmailQueues.broadcastDeliver],
-  'email-jobs-worker': [EmailQueues.subscriberImport, EmailQueues.subscriberExport, EmailQueues.analyticsReport, EmailQueues.workflowTick],
+  'email-jobs-worker': [
+    EmailQueues.subscriberImport,
+    EmailQueues.subscriberExport,
+    EmailQueues.analyticsReport,
+    EmailQueues.workflowTick,
+    EmailQueues.segmentCounts,
+    EmailQueues.engagementMaintenance,
+  ],
   'webhook-worker': [EmailQueues.webhookFanout, EmailQueues.webhookDeliver],
 } as const satisfies Record<string, readonly EmailQueueName[]>;
