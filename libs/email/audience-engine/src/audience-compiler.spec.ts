@@ -1,9 +1,9 @@
-import { SEQUENCE_OPERATORS } from '@email/audience';
 import { CustomFieldType } from '@email/data-access';
 import { trustedWorkspaceId } from '@shared/core';
 import { DomainError } from '@shared/errors';
 import { AudienceCondition, AudienceDefinition } from './audience-definition';
 import { compileAudience, CompileContext, customFieldIdsOf } from './audience-compiler';
+import { SEQUENCE_OPERATORS } from './membership';
 
 const FIELD_TYPES: Record<string, CustomFieldType> = {
   cf_text: 'Text',
@@ -15,7 +15,14 @@ const FIELD_TYPES: Record<string, CustomFieldType> = {
   cf_multi: 'Multi_Select',
   cf_check: 'Checkbox',
 };
-const context: CompileContext = { workspaceId: trustedWorkspaceId('wsp_a'), customFieldTypes: new Map(Object.entries(FIELD_TYPES)), today: '2026-11-23' };
+const EVERYONE: AudienceDefinition = { match: 'all', groups: [] };
+const context: CompileContext = {
+  workspaceId: trustedWorkspaceId('wsp_a'),
+  customFieldTypes: new Map(Object.entries(FIELD_TYPES)),
+  segments: new Map([['seg_1', EVERYONE]]),
+  today: '2026-11-23',
+};
+const ENGAGEMENT_FIELDS = ['email_opened', 'email_unsubscribed', 'magic_link_clicked'] as const;
 const one = (condition: Omit<AudienceCondition, 'id'>): AudienceDefinition => ({
   match: 'all',
   groups: [{ id: 'g', match: 'all', conditions: [{ id: 'c-7', ...condition }] }],
@@ -61,6 +68,17 @@ describe('compileAudience: what each field accepts', () => {
     { field: 'custom_field', operator: 'has_any_of', value: ['Red'], customFieldId: 'cf_multi' },
     { field: 'custom_field', operator: 'has_none_of', value: 'Red', customFieldId: 'cf_multi' },
     { field: 'custom_field', operator: 'is', value: false, customFieldId: 'cf_check' },
+    ...(['is', 'is_not', 'has_any_of', 'has_none_of'] as const).flatMap((operator) => [
+      { field: 'form' as const, operator, value: ['frm_1'] },
+      { field: 'segment' as const, operator, value: ['seg_1'] },
+    ]),
+    ...ENGAGEMENT_FIELDS.flatMap((field) => [
+      { field, operator: 'is' as const, value: true },
+      { field, operator: 'is' as const, value: false },
+      { field, operator: 'in_last_days' as const, value: 30 },
+      { field, operator: 'before' as const, value: '2026-01-31' },
+      { field, operator: 'after' as const, value: '2026-01-31' },
+    ]),
     ...['cf_text', 'cf_area', 'cf_number', 'cf_date', 'cf_dropdown', 'cf_single', 'cf_multi'].flatMap((customFieldId) =>
       (['is_empty', 'is_not_empty'] as const).map((operator) => ({ field: 'custom_field' as const, operator, customFieldId })),
     ),
@@ -138,7 +156,41 @@ describe('compileAudience: refusals name the condition id', () => {
     expect(refusal(condition)).toMatchObject({ code: 'invalid_audience_condition', condition_id: 'c-7', message: expect.stringContaining('"c-7"') });
   });
 
-  it.each(['segment', 'form', 'email_opened', 'email_unsubscribed', 'magic_link_clicked'] as const)('refuses %s as audience_field_not_available', (field) => {
-    expect(refusal({ field, operator: 'has_any_of', value: ['x'] })).toMatchObject({ code: 'audience_field_not_available', condition_id: 'c-7' });
+  it.each<[string, Omit<AudienceCondition, 'id'>]>([
+    ['a segment the workspace does not have', { field: 'segment', operator: 'has_any_of', value: ['seg_foreign'] }],
+    ['contains on segments', { field: 'segment', operator: 'contains', value: 'seg_1' }],
+    ['a region operator on forms', { field: 'form', operator: 'in_region', value: 'EU' }],
+    ['an empty form list', { field: 'form', operator: 'has_any_of', value: [] }],
+    ...ENGAGEMENT_FIELDS.flatMap((field): Array<[string, Omit<AudienceCondition, 'id'>]> => [
+      [`${field} has_any_of`, { field, operator: 'has_any_of', value: ['x'] }],
+      [`${field} in_last_days 0`, { field, operator: 'in_last_days', value: 0 }],
+      [`${field} is with a string`, { field, operator: 'is', value: 'yes' }],
+      [`${field} before a date-time`, { field, operator: 'before', value: '2026-01-31T10:00:00Z' }],
+    ]),
+  ])('refuses %s as invalid_audience_condition', (_, condition) => {
+    expect(refusal(condition)).toMatchObject({ code: 'invalid_audience_condition', condition_id: 'c-7' });
+  });
+
+  it('binds the workspace inside form, engagement and nested segment subqueries', () => {
+    const segments = new Map([['seg_tagged', one({ field: 'tag', operator: 'has_any_of', value: ['t'] })]]);
+    const sql = compileAudience(
+      {
+        match: 'all',
+        groups: [
+          {
+            id: 'g',
+            match: 'all',
+            conditions: [
+              { id: 'f', field: 'form', operator: 'has_any_of', value: ['frm_1'] },
+              { id: 'o', field: 'email_opened', operator: 'in_last_days', value: 7 },
+              { id: 's', field: 'segment', operator: 'is', value: 'seg_tagged' },
+            ],
+          },
+        ],
+      },
+      { ...context, segments },
+    );
+    expect(sql.values.filter((value) => value === 'wsp_a')).toHaveLength(4);
+    for (const alias of ['fs', 'g', 'st']) expect(sql.text).toMatch(new RegExp(`${alias}\\.workspace_id = \\$\\d+`));
   });
 });

@@ -1,22 +1,31 @@
 import { CustomFieldType, Prisma, SubscriberStatus } from '@email/data-access';
 import type { WorkspaceId } from '@shared/core';
+import { DomainError } from '@shared/errors';
 import type { AudienceCondition, AudienceConditionGroup, AudienceDefinition, AudienceField, AudienceMatch, AudienceOperator } from './audience-definition';
-import { calendarDay, conditionError, finiteNumber, flag, singleString, stringList, wholeDays } from './condition-values';
+import { calendarDay, conditionError, ConditionErrorCode, finiteNumber, flag, singleString, stringList, wholeDays } from './condition-values';
+import { not, SEQUENCE_OPERATORS, sequenceMembership, TAG_OPERATORS, tagMembership } from './membership';
 import { findRegion, REGION_NAMES, REGIONS } from './regions';
 
 export interface CompileContext {
   workspaceId: WorkspaceId;
   /** The types of the workspace's custom fields that the definition names (see `customFieldIdsOf`). */
   customFieldTypes: ReadonlyMap<string, CustomFieldType>;
+  /** The definitions of the workspace's segments the definition reaches through segment conditions (see `segmentIdsOf`). */
+  segments: ReadonlyMap<string, AudienceDefinition>;
+  /** The saved segment whose definition this is (being updated or previewed), so a reference back to it is a cycle. */
+  currentSegmentId?: string | null;
   /** Today as YYYY-MM-DD (UTC), which `in_last_days` counts back from. */
   today: string;
 }
 
-type Sql = Prisma.Sql;
-type Compile = (condition: AudienceCondition, context: CompileContext) => Sql;
+/** Segments may reference segments this many levels deep. */
+export const MAX_SEGMENT_DEPTH = 5;
 
-/** Negative operators are the exact complement of their positive: a NULL (no country, no value) counts as not matching. */
-const not = (predicate: Sql): Sql => Prisma.sql`NOT coalesce((${predicate}), false)`;
+/** The segments being expanded, outermost first, while compiling nested definitions. */
+type Trail = readonly string[];
+
+type Sql = Prisma.Sql;
+type Compile = (condition: AudienceCondition, context: CompileContext, trail: Trail) => Sql;
 
 const combine = (match: AudienceMatch, predicates: Sql[]): Sql => Prisma.sql`(${Prisma.join(predicates, match === 'all' ? ' AND ' : ' OR ')})`;
 
@@ -46,22 +55,10 @@ function regionCodes(condition: AudienceCondition): string[] {
 
 const inCountries = (codes: string[]): Sql => Prisma.sql`s.country = ANY(${codes}::text[])`;
 
-const hasTag = (condition: AudienceCondition, { workspaceId }: CompileContext): Sql => Prisma.sql`EXISTS (
-  SELECT 1 FROM subscriber_tags st
-  WHERE st.workspace_id = ${workspaceId} AND st.subscriber_id = s.id AND st.tag_id = ANY(${stringList(condition)}::text[]))`;
-
-/** `states` null: any enrolment, whatever its state. */
-const enrolled =
-  (states: string[] | null): Compile =>
-  (condition, { workspaceId }) => Prisma.sql`EXISTS (
-  SELECT 1 FROM sequence_enrollments e
-  WHERE e.workspace_id = ${workspaceId} AND e.subscriber_id = s.id AND e.sequence_id = ANY(${stringList(condition)}::text[])
-    ${states ? Prisma.sql`AND e.state::text = ANY(${states}::text[])` : Prisma.empty})`;
-
 const negated =
   (compile: Compile): Compile =>
-  (condition, context) =>
-    not(compile(condition, context));
+  (condition, context, trail) =>
+    not(compile(condition, context, trail));
 
 type OperatorTable = Partial<Record<AudienceOperator, Compile>>;
 
@@ -79,15 +76,86 @@ const COUNTRY_OPERATORS: OperatorTable = {
   is_not_empty: negated(countryMissing),
 };
 
-const TAG_OPERATORS: OperatorTable = { has_any_of: hasTag, has_none_of: negated(hasTag) };
+const operatorTable = <Operator extends AudienceOperator>(operators: readonly Operator[], predicate: (operator: Operator) => Compile): OperatorTable =>
+  Object.fromEntries(operators.map((operator) => [operator, predicate(operator)]));
+const TAG_TABLE = operatorTable(
+  TAG_OPERATORS,
+  (operator) =>
+    (condition, { workspaceId }) =>
+      tagMembership(workspaceId, stringList(condition), operator),
+);
+const SEQUENCE_TABLE = operatorTable(
+  SEQUENCE_OPERATORS,
+  (operator) =>
+    (condition, { workspaceId }) =>
+      sequenceMembership(workspaceId, stringList(condition), operator),
+);
 
-const SEQUENCE_OPERATORS: OperatorTable = {
-  is_active_in_any_of: enrolled(['active']),
-  is_not_active_in_any_of: negated(enrolled(['active'])),
-  has_completed_any_of: enrolled(['completed']),
-  has_not_completed_any_of: negated(enrolled(['completed'])),
-  has_ever_been_in_any_of: enrolled(null),
-  has_never_been_in_any_of: negated(enrolled(null)),
+const subscribedThroughForm = (condition: AudienceCondition, { workspaceId }: CompileContext): Sql => Prisma.sql`EXISTS (
+  SELECT 1 FROM form_subscriptions fs
+  WHERE fs.workspace_id = ${workspaceId} AND fs.subscriber_id = s.id AND fs.form_id = ANY(${stringList(condition)}::text[]))`;
+const FORM_OPERATORS: OperatorTable = {
+  is: subscribedThroughForm,
+  is_not: negated(subscribedThroughForm),
+  has_any_of: subscribedThroughForm,
+  has_none_of: negated(subscribedThroughForm),
+};
+
+/** A segment condition is the referenced segments' own rules, expanded in place: one statement, however deep. */
+const inSegment: Compile = (condition, context, trail) => {
+  const rules = stringList(condition).map((segmentId) => {
+    if (segmentId === context.currentSegmentId || trail.includes(segmentId)) {
+      throw conditionError(condition, `segment "${segmentId}" leads back to a segment that references it`, 'segment_reference_cycle');
+    }
+    if (trail.length + 1 > MAX_SEGMENT_DEPTH) {
+      throw conditionError(condition, `segments may nest at most ${MAX_SEGMENT_DEPTH} levels deep`, 'segment_nesting_too_deep');
+    }
+    const definition = context.segments.get(segmentId);
+    if (!definition) throw conditionError(condition, `"${segmentId}" is not a segment of this workspace`);
+    const expand = () => compileRule(definition, context, [...trail, segmentId]);
+    return trail.length ? expand() : blamingOuterCondition(condition, segmentId, expand);
+  });
+  return combine('any', rules);
+};
+
+/** A refusal deep inside nested segments names the condition of the definition being compiled, which the caller can change. */
+function blamingOuterCondition(condition: AudienceCondition, segmentId: string, expand: () => Sql): Sql {
+  try {
+    return expand();
+  } catch (error) {
+    if (!(error instanceof DomainError) || error.extra.condition_id === undefined) throw error;
+    throw conditionError(condition, `through segment "${segmentId}": ${error.message.replace(/\.$/, '')}`, error.code as ConditionErrorCode);
+  }
+}
+const SEGMENT_OPERATORS: OperatorTable = { is: inSegment, is_not: negated(inSegment), has_any_of: inSegment, has_none_of: negated(inSegment) };
+
+// Engagement conditions read the per-subscriber rollup, whose opens are human opens only (machine opens have their own column).
+const ENGAGEMENT_COLUMNS = {
+  email_opened: Prisma.raw('g.last_opened_at'),
+  email_unsubscribed: Prisma.raw('g.last_unsubscribed_at'),
+  magic_link_clicked: Prisma.raw('g.last_magic_link_clicked_at'),
+} as const;
+
+const engaged =
+  (when: (column: Sql, condition: AudienceCondition, context: CompileContext) => Sql): Compile =>
+  (condition, context) => {
+    const column = ENGAGEMENT_COLUMNS[condition.field as keyof typeof ENGAGEMENT_COLUMNS];
+    return Prisma.sql`EXISTS (
+  SELECT 1 FROM subscriber_engagement g
+  WHERE g.workspace_id = ${context.workspaceId} AND g.subscriber_id = s.id AND ${when(column, condition, context)})`;
+  };
+const startOfDay = (day: string | Sql): Sql => Prisma.sql`(${day}::date::timestamp AT TIME ZONE 'UTC')`;
+const everEngaged = engaged((column) => Prisma.sql`${column} IS NOT NULL`);
+const ENGAGEMENT_OPERATORS: OperatorTable = {
+  is: (condition, context, trail) => (flag(condition) ? everEngaged(condition, context, trail) : not(everEngaged(condition, context, trail))),
+  // At least once from the start of the day `value` days ago (UTC), the same window as a date field's in_last_days.
+  in_last_days: engaged(
+    (column, condition, { today }) => Prisma.sql`${column} >= (${today}::date - ${wholeDays(condition)}::int)::timestamp AT TIME ZONE 'UTC'`,
+  ),
+  // At least once after the given day.
+  after: engaged((column, condition) => Prisma.sql`${column} >= ${startOfDay(calendarDay(condition))} + interval '1 day'`),
+  // The latest one was before the given day: it happened, and not since.
+  before: engaged((column, condition) => Prisma.sql`${column} < ${startOfDay(calendarDay(condition))}`),
 };
 
 // Custom field values live in subscribers.custom_fields (jsonb keyed by field id), stored as the field's type
@@ -160,54 +228,66 @@ const CUSTOM_FIELD_OPERATORS: Record<CustomFieldType, OperatorTable> = {
 };
 
 function operatorsOf(condition: AudienceCondition, context: CompileContext): OperatorTable {
-  if (condition.field !== 'custom_field') return FIELD_OPERATORS[condition.field]!;
+  if (condition.field !== 'custom_field') return FIELD_OPERATORS[condition.field];
   if (!condition.customFieldId) throw conditionError(condition, 'customFieldId is required');
   const type = context.customFieldTypes.get(condition.customFieldId);
   if (!type) throw conditionError(condition, `"${condition.customFieldId}" is not a custom field of this workspace`);
   return CUSTOM_FIELD_OPERATORS[type];
 }
 
-const FIELD_OPERATORS: Partial<Record<AudienceField, OperatorTable>> = {
+const FIELD_OPERATORS: Record<Exclude<AudienceField, 'custom_field'>, OperatorTable> = {
   subscriber_status: STATUS_OPERATORS,
   country: COUNTRY_OPERATORS,
-  tag: TAG_OPERATORS,
-  sequence: SEQUENCE_OPERATORS,
+  segment: SEGMENT_OPERATORS,
+  tag: TAG_TABLE,
+  sequence: SEQUENCE_TABLE,
+  form: FORM_OPERATORS,
+  email_opened: ENGAGEMENT_OPERATORS,
+  email_unsubscribed: ENGAGEMENT_OPERATORS,
+  magic_link_clicked: ENGAGEMENT_OPERATORS,
 };
 
-/** Fields whose data this server does not record yet (saved segments, forms, engagement events). */
-export const FIELDS_NOT_AVAILABLE: readonly AudienceField[] = ['segment', 'form', 'email_opened', 'email_unsubscribed', 'magic_link_clicked'];
-
-function compileCondition(condition: AudienceCondition, context: CompileContext): Sql {
-  if (FIELDS_NOT_AVAILABLE.includes(condition.field)) {
-    throw conditionError(condition, `this server does not record ${condition.field} data yet`, 'audience_field_not_available');
-  }
+function compileCondition(condition: AudienceCondition, context: CompileContext, trail: Trail): Sql {
   const operators = operatorsOf(condition, context);
   const compile = operators[condition.operator];
   if (!compile) {
     const allowed = Object.keys(operators).join(', ');
     throw conditionError(condition, `the operator does not apply to this field (use one of ${allowed})`);
   }
-  return compile(condition, context);
+  return compile(condition, context, trail);
 }
 
-const compileGroup = (group: AudienceConditionGroup, context: CompileContext): Sql =>
+const compileGroup = (group: AudienceConditionGroup, context: CompileContext, trail: Trail): Sql =>
   combine(
     group.match,
-    group.conditions.map((condition) => compileCondition(condition, context)),
+    group.conditions.map((condition) => compileCondition(condition, context, trail)),
   );
+
+function compileRule(definition: AudienceDefinition, context: CompileContext, trail: Trail): Sql {
+  const groups = definition.groups.map((group) => compileGroup(group, context, trail));
+  return groups.length ? combine(definition.match, groups) : Prisma.sql`TRUE`;
+}
 
 /**
  * The definition as one parameterised predicate over `subscribers s`, the workspace bound in it and in every
  * subquery; user values only ever travel as bind parameters. A definition without groups matches everyone.
  */
 export function compileAudience(definition: AudienceDefinition, context: CompileContext): Sql {
-  const groups = definition.groups.map((group) => compileGroup(group, context));
-  const rule = groups.length ? combine(definition.match, groups) : Prisma.sql`TRUE`;
-  return Prisma.sql`s.workspace_id = ${context.workspaceId} AND ${rule}`;
+  return Prisma.sql`s.workspace_id = ${context.workspaceId} AND ${compileRule(definition, context, [])}`;
 }
+
+const conditionsOf = (definition: AudienceDefinition) => definition.groups.flatMap((group) => group.conditions);
 
 /** The custom field ids a definition names, so their types can be read before compiling. */
 export function customFieldIdsOf(definition: AudienceDefinition): string[] {
-  const ids = definition.groups.flatMap((group) => group.conditions.flatMap((c) => (c.field === 'custom_field' && c.customFieldId ? [c.customFieldId] : [])));
+  const ids = conditionsOf(definition).flatMap((c) => (c.field === 'custom_field' && c.customFieldId ? [c.customFieldId] : []));
   return [...new Set(ids)];
+}
+
+/** The segment ids a definition's segment conditions name (not those of the segments they reach). */
+export function segmentIdsOf(definition: AudienceDefinition): string[] {
+  const values = conditionsOf(definition).flatMap((c) =>
+    c.field !== 'segment' ? [] : typeof c.value === 'string' ? [c.value] : Array.isArray(c.value) ? c.value : [],
+  );
+  return [...new Set(values.map((id) => id.trim()).filter(Boolean))];
 }

@@ -1,4 +1,4 @@
-import { SEQUENCE_OPERATORS, TAG_OPERATORS } from '@email/audience';
+import { SEQUENCE_OPERATORS, TAG_OPERATORS } from './membership';
 import { EmailErrors } from '@email/contracts';
 
 export const AUDIENCE_MATCHES = ['all', 'any'] as const;

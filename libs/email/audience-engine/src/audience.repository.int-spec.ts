@@ -1,4 +1,4 @@
-import { CustomFieldType, EmailPrisma, EnrollmentState, Prisma, SubscriberStatus } from '@email/data-access';
+import { CustomFieldType, EmailPrisma, EmailSql, EnrollmentState, Prisma, SubscriberStatus } from '@email/data-access';
 import type { AppConfig } from '@shared/config';
 import { trustedWorkspaceId, WorkspaceId } from '@shared/core';
 import { createTestDatabase, TestDatabase } from '@shared/testing';
@@ -18,6 +18,12 @@ interface Seeded {
   tags: string[];
   enrolments: Record<string, EnrollmentState>;
   fields: Record<string, unknown>;
+  forms: string[];
+  /** Latest human open, machine open, unsubscribe and magic-link click, as ISO times (null: none). */
+  opened: string | null;
+  machineOpened: string | null;
+  unsubscribed: string | null;
+  magicLink: string | null;
 }
 
 /** A small deterministic generator, so the data is varied but the same on every run. */
@@ -45,6 +51,9 @@ const VALUES: Record<FieldName, readonly unknown[]> = {
   check: [true, false, MISSING],
 };
 const ENROLMENT_STATES: Array<EnrollmentState | undefined> = ['active', 'completed', 'removed', undefined];
+// Around TODAY (2026-06-15): the edges of a 30-day window (from 2026-05-16T00:00Z) on both sides, and far away.
+const MOMENTS = ['2026-06-15T08:00:00.000Z', '2026-05-16T00:00:00.000Z', '2026-05-15T23:59:59.999Z', '2026-01-02T10:00:00.000Z', null];
+const formId = (workspace: WorkspaceId, n: number) => `frm_${workspace}_${n}`;
 
 function seedRecords(workspace: WorkspaceId, count: number, seed: number): Seeded[] {
   const pick = random(seed);
@@ -66,6 +75,11 @@ function seedRecords(workspace: WorkspaceId, count: number, seed: number): Seede
       tags: [1, 2, 3].filter(() => pick([true, false])).map((n) => tagId(workspace, n)),
       enrolments,
       fields,
+      forms: [1, 2].filter(() => pick([true, false, false])).map((n) => formId(workspace, n)),
+      opened: pick(MOMENTS),
+      machineOpened: pick(MOMENTS),
+      unsubscribed: pick(MOMENTS),
+      magicLink: pick(MOMENTS),
     };
   });
 }
@@ -99,6 +113,23 @@ async function store(prisma: EmailPrisma, workspace: WorkspaceId, records: Seede
     data: records.flatMap((r) =>
       Object.entries(r.enrolments).map(([sequence_id, state]) => ({ workspace_id: workspace, subscriber_id: r.id, sequence_id, state })),
     ),
+  });
+  await prisma.formSubscription.createMany({
+    data: records.flatMap((r) => r.forms.map((form_id) => ({ workspace_id: workspace, subscriber_id: r.id, form_id }))),
+  });
+  const at = (iso: string | null) => (iso === null ? null : new Date(iso));
+  await prisma.subscriberEngagement.createMany({
+    data: records
+      .filter((r) => r.opened || r.machineOpened || r.unsubscribed || r.magicLink)
+      .map((r) => ({
+        workspace_id: workspace,
+        subscriber_id: r.id,
+        last_opened_at: at(r.opened),
+        last_machine_opened_at: at(r.machineOpened),
+        last_unsubscribed_at: at(r.unsubscribed),
+        last_magic_link_clicked_at: at(r.magicLink),
+        windows_as_of: new Date(`${TODAY}T00:00:00Z`),
+      })),
   });
 }
 
@@ -201,7 +232,25 @@ const CASES: Case[] = [
   ['multi select is_not_empty', custom('multi', 'is_not_empty'), (r) => !blank(field(r, 'multi'))],
   ['checkbox is true', custom('check', 'is', true), (r) => field(r, 'check') === true],
   ['checkbox is false (never answered included)', custom('check', 'is', false), (r) => field(r, 'check') !== true],
+  ['form has_any_of', { field: 'form', operator: 'has_any_of', value: [formId(A, 1)] }, (r) => r.forms.includes(formId(A, 1))],
+  ['form is', { field: 'form', operator: 'is', value: formId(A, 2) }, (r) => r.forms.includes(formId(A, 2))],
+  ['form has_none_of', { field: 'form', operator: 'has_none_of', value: [formId(A, 1), formId(A, 2)] }, (r) => r.forms.length === 0],
+  ['form is_not', { field: 'form', operator: 'is_not', value: [formId(A, 2)] }, (r) => !r.forms.includes(formId(A, 2))],
+  ...ENGAGEMENT_CASES('email_opened', (r) => r.opened),
+  ...ENGAGEMENT_CASES('email_unsubscribed', (r) => r.unsubscribed),
+  ...ENGAGEMENT_CASES('magic_link_clicked', (r) => r.magicLink),
 ];
+
+/** The four engagement operators over one latest-time of the seeded records; machine opens never count as opens. */
+function ENGAGEMENT_CASES(name: 'email_opened' | 'email_unsubscribed' | 'magic_link_clicked', latest: (r: Seeded) => string | null): Case[] {
+  return [
+    [`${name} is true`, { field: name, operator: 'is', value: true }, (r) => latest(r) !== null],
+    [`${name} is false`, { field: name, operator: 'is', value: false }, (r) => latest(r) === null],
+    [`${name} in_last_days 30 (from 2026-05-16T00:00Z)`, { field: name, operator: 'in_last_days', value: 30 }, (r) => (latest(r) ?? '') >= '2026-05-16'],
+    [`${name} after 2026-05-15`, { field: name, operator: 'after', value: '2026-05-15' }, (r) => (latest(r) ?? '') >= '2026-05-16'],
+    [`${name} before 2026-05-16`, { field: name, operator: 'before', value: '2026-05-16' }, (r) => latest(r) !== null && latest(r)! < '2026-05-16'],
+  ];
+}
 
 const definitionOf = (condition: Omit<AudienceCondition, 'id'>): AudienceDefinition => ({
   match: 'all',
@@ -211,7 +260,9 @@ const definitionOf = (condition: Omit<AudienceCondition, 'id'>): AudienceDefinit
 describe('AudienceRepository (real PostgreSQL)', () => {
   let db: TestDatabase;
   let prisma: EmailPrisma;
+  let sql: EmailSql;
   let repository: AudienceRepository;
+  const countOf = async (workspace: WorkspaceId, definition: AudienceDefinition) => repository.count(await repository.compile(workspace, definition));
   const recordsA = seedRecords(A, 90, 7);
   // B's records carry A's custom field ids as keys too, so only the workspace condition keeps them out.
   const recordsB = seedRecords(B, 40, 11).map((r) => ({ ...r, fields: Object.fromEntries(Object.entries(r.fields).map(([k, v]) => [k.replace(B, A), v])) }));
@@ -221,21 +272,20 @@ describe('AudienceRepository (real PostgreSQL)', () => {
     prisma = new EmailPrisma({ emailDatabaseUrl: db.url, databaseConnectTimeoutMs: 5000 } as AppConfig);
     await store(prisma, A, recordsA);
     await store(prisma, B, recordsB);
-    repository = new AudienceRepository(prisma, { now: () => new Date(`${TODAY}T23:59:00Z`) });
+    sql = new EmailSql({ emailDatabaseUrl: db.url, databaseConnectTimeoutMs: 5000 } as AppConfig);
+    repository = new AudienceRepository(prisma, sql, { now: () => new Date(`${TODAY}T23:59:00Z`) });
   });
   afterAll(async () => {
+    await sql?.onModuleDestroy();
     await prisma?.$disconnect();
     await db?.drop();
   });
 
   /** Every matching id, read page by page as a send would. */
   async function pageThrough(workspace: WorkspaceId, definition: AudienceDefinition, limit = 7): Promise<string[]> {
+    const audience = await repository.compile(workspace, definition);
     const ids: string[] = [];
-    for (
-      let page = await repository.page(workspace, definition, null, limit);
-      page.length;
-      page = await repository.page(workspace, definition, ids.at(-1)!, limit)
-    ) {
+    for (let page = await repository.page(audience, null, limit); page.length; page = await repository.page(audience, ids.at(-1)!, limit)) {
       ids.push(...page);
     }
     return ids;
@@ -245,7 +295,7 @@ describe('AudienceRepository (real PostgreSQL)', () => {
     const expected = recordsA.filter(matches);
     const ids = await pageThrough(A, definition);
     expect(ids).toEqual(expected.map((r) => r.id).sort());
-    expect(await repository.count(A, definition)).toEqual({ total: ids.length, confirmed: expected.filter((r) => r.status === 'Active').length });
+    expect(await countOf(A, definition)).toEqual({ total: ids.length, confirmed: expected.filter((r) => r.status === 'Active').length });
   }
 
   it('seeds data where every case below selects some subscribers and leaves out others', () => {
@@ -297,8 +347,69 @@ describe('AudienceRepository (real PostgreSQL)', () => {
 
   it('pages by any limit to the same ids the count counts', async () => {
     const definition = definitionOf({ field: 'subscriber_status', operator: 'is_not', value: 'Blocked' });
-    const { total } = await repository.count(A, definition);
+    const { total } = await countOf(A, definition);
     for (const limit of [1, 4, 1000]) expect(await pageThrough(A, definition, limit)).toHaveLength(total);
+  });
+
+  describe('nested segments', () => {
+    const segmentOf = (...ids: string[]): Omit<AudienceCondition, 'id'> => ({ field: 'segment', operator: 'has_any_of', value: ids });
+    const europeans = definitionOf({ field: 'country', operator: 'in_region', value: 'Europe' });
+    const taggedEuropeans: AudienceDefinition = {
+      match: 'all',
+      groups: [
+        {
+          id: 'g',
+          match: 'all',
+          conditions: [
+            { id: 'in-eu', ...segmentOf('seg_europe') },
+            { id: 't', field: 'tag', operator: 'has_any_of', value: [tagId(A, 1)] },
+          ],
+        },
+      ],
+    };
+    const saveSegment = (workspace: WorkspaceId, id: string, definition: AudienceDefinition) =>
+      prisma.segment.create({ data: { id, workspace_id: workspace, name: id, name_key: id, definition: definition as unknown as Prisma.InputJsonObject } });
+
+    beforeAll(async () => {
+      await saveSegment(A, 'seg_europe', europeans);
+      await saveSegment(A, 'seg_tagged_europeans', taggedEuropeans);
+      // A chain seg_chain_1 → … → seg_chain_6, each referencing the next; the last one is a plain rule.
+      for (let level = 1; level <= 6; level++) {
+        await saveSegment(A, `seg_chain_${level}`, level === 6 ? europeans : definitionOf(segmentOf(`seg_chain_${level + 1}`)));
+      }
+      // Stored directly, as a race between two updates could leave them: two segments referencing each other.
+      await saveSegment(A, 'seg_loop_1', definitionOf(segmentOf('seg_loop_2')));
+      await saveSegment(A, 'seg_loop_2', definitionOf(segmentOf('seg_loop_1')));
+      await saveSegment(B, 'seg_b_everyone', { match: 'all', groups: [] });
+    });
+
+    it('selects through a segment exactly as through its own rules, and their complement with has_none_of', async () => {
+      await expectSelection(definitionOf(segmentOf('seg_europe')), countryIn(REGION_MEMBERS.Europe));
+      await expectSelection(definitionOf({ field: 'segment', operator: 'is_not', value: 'seg_europe' }), not(countryIn(REGION_MEMBERS.Europe)));
+      await expectSelection(definitionOf(segmentOf('seg_tagged_europeans')), (r) => countryIn(REGION_MEMBERS.Europe)(r) && hasTag([tagId(A, 1)])(r));
+    });
+
+    it('follows five levels of nesting and refuses a sixth, naming the condition', async () => {
+      await expectSelection(definitionOf(segmentOf('seg_chain_2')), countryIn(REGION_MEMBERS.Europe));
+      await expect(countOf(A, definitionOf(segmentOf('seg_chain_1')))).rejects.toMatchObject({
+        code: 'segment_nesting_too_deep',
+        extra: { condition_id: 'c' },
+      });
+    });
+
+    it('refuses a reference that leads back to itself, stored or through the segment being edited', async () => {
+      await expect(countOf(A, definitionOf(segmentOf('seg_loop_1')))).rejects.toMatchObject({ code: 'segment_reference_cycle', extra: { condition_id: 'c' } });
+      const editingEurope = repository.compile(A, definitionOf(segmentOf('seg_tagged_europeans')), 'seg_europe');
+      await expect(editingEurope).rejects.toMatchObject({ code: 'segment_reference_cycle', extra: { condition_id: 'c' } });
+      await expect(repository.compile(A, definitionOf(segmentOf('seg_europe')), 'seg_europe')).rejects.toMatchObject({ code: 'segment_reference_cycle' });
+    });
+
+    it("refuses another workspace's segment id rather than reading its rules", async () => {
+      await expect(countOf(A, definitionOf(segmentOf('seg_b_everyone')))).rejects.toMatchObject({
+        code: 'invalid_audience_condition',
+        extra: { condition_id: 'c' },
+      });
+    });
   });
 
   describe('tenancy', () => {
@@ -308,7 +419,7 @@ describe('AudienceRepository (real PostgreSQL)', () => {
         { field: 'sequence', operator: 'has_ever_been_in_any_of', value: [sequenceId(B, 1), sequenceId(B, 2)] },
       ] satisfies Array<Omit<AudienceCondition, 'id'>>) {
         expect(await pageThrough(A, definitionOf(condition))).toEqual([]);
-        expect(await repository.count(A, definitionOf(condition))).toEqual({ total: 0, confirmed: 0 });
+        expect(await countOf(A, definitionOf(condition))).toEqual({ total: 0, confirmed: 0 });
       }
     });
 
@@ -319,7 +430,7 @@ describe('AudienceRepository (real PostgreSQL)', () => {
 
     it("refuses the other workspace's custom field id as a condition error naming the condition", async () => {
       const definition = definitionOf({ field: 'custom_field', operator: 'is_not_empty', customFieldId: fieldId(B, 'text') });
-      await expect(repository.count(A, definition)).rejects.toMatchObject({ code: 'invalid_audience_condition', extra: { condition_id: 'c' } });
+      await expect(countOf(A, definition)).rejects.toMatchObject({ code: 'invalid_audience_condition', extra: { condition_id: 'c' } });
     });
 
     it("never selects B's rows, though they carry A's custom field ids as keys", async () => {

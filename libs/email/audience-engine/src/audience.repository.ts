@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { EmailPrisma, Prisma } from '@email/data-access';
+import { EmailPrisma, EmailSql, Prisma } from '@email/data-access';
 import { Clock, WorkspaceId } from '@shared/core';
-import type { AudienceDefinition } from './audience-definition';
-import { compileAudience, customFieldIdsOf } from './audience-compiler';
+import { parseAudienceDefinition, type AudienceDefinition } from './audience-definition';
+import { compileAudience, customFieldIdsOf, MAX_SEGMENT_DEPTH, segmentIdsOf } from './audience-compiler';
 
 export interface AudienceCount {
   /** Matching subscribers whose status is Active (the contract's confirmed_subscriber_count). */
@@ -11,7 +11,15 @@ export interface AudienceCount {
   total: number;
 }
 
+/** A definition compiled for one workspace: the predicate every count and page of it runs. */
+export interface CompiledAudience {
+  readonly workspaceId: WorkspaceId;
+  readonly predicate: Prisma.Sql;
+}
+
 const MAX_PAGE = 10_000;
+
+const statement = (sql: Prisma.Sql) => ({ text: sql.text, values: sql.values });
 
 /**
  * Who a definition selects. Counting and paging run the same compiled predicate, so a preview and the send,
@@ -21,34 +29,63 @@ const MAX_PAGE = 10_000;
 export class AudienceRepository {
   constructor(
     private readonly prisma: EmailPrisma,
+    private readonly sql: EmailSql,
     private readonly clock: Clock,
   ) {}
 
-  async count(workspaceId: WorkspaceId, definition: AudienceDefinition): Promise<AudienceCount> {
-    const matching = await this.matching(workspaceId, definition);
-    const [row] = await this.prisma.$queryRaw<AudienceCount[]>`
-      SELECT count(*) FILTER (WHERE s.status = 'Active')::int AS confirmed, count(*)::int AS total
-      FROM subscribers s WHERE ${matching}`;
+  /**
+   * Reads what the definition references (custom field types, nested segments) in the workspace and compiles it;
+   * an invalid condition, a cycle back to `currentSegmentId` or nesting deeper than five levels is a 400 here.
+   */
+  async compile(workspaceId: WorkspaceId, definition: AudienceDefinition, currentSegmentId: string | null = null): Promise<CompiledAudience> {
+    const segments = await this.segmentsReachedBy(workspaceId, definition);
+    const fieldIds = [...new Set([definition, ...segments.values()].flatMap(customFieldIdsOf))];
+    // Through the client, not raw SQL: it maps the stored enum labels ("Multi Select") to the type's names.
+    const fields = fieldIds.length
+      ? await this.prisma.customField.findMany({ where: { workspace_id: workspaceId, id: { in: fieldIds } }, select: { id: true, type: true } })
+      : [];
+    const today = this.clock.now().toISOString().slice(0, 10);
+    const predicate = compileAudience(definition, {
+      workspaceId,
+      customFieldTypes: new Map(fields.map((field) => [field.id, field.type])),
+      segments,
+      currentSegmentId,
+      today,
+    });
+    return { workspaceId, predicate };
+  }
+
+  async count(audience: CompiledAudience): Promise<AudienceCount> {
+    const [row] = await this.sql.query<AudienceCount>(
+      statement(Prisma.sql`
+        SELECT count(*) FILTER (WHERE s.status = 'Active')::int AS confirmed, count(*)::int AS total
+        FROM subscribers s WHERE ${audience.predicate}`),
+    );
     return row;
   }
 
   /** Up to `limit` matching subscriber ids after `afterId` (null: from the start), in id order. */
-  async page(workspaceId: WorkspaceId, definition: AudienceDefinition, afterId: string | null, limit: number): Promise<string[]> {
+  async page(audience: CompiledAudience, afterId: string | null, limit: number): Promise<string[]> {
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) throw new RangeError(`limit must be a whole number from 1 to ${MAX_PAGE}`);
-    const matching = await this.matching(workspaceId, definition);
     const after = afterId === null ? Prisma.empty : Prisma.sql`AND s.id > ${afterId}`;
-    const rows = await this.prisma.$queryRaw<Array<{ id: string }>>`
-      SELECT s.id FROM subscribers s WHERE ${matching} ${after} ORDER BY s.id LIMIT ${limit}`;
+    const rows = await this.sql.query<{ id: string }>(
+      statement(Prisma.sql`SELECT s.id FROM subscribers s WHERE ${audience.predicate} ${after} ORDER BY s.id LIMIT ${limit}`),
+    );
     return rows.map((row) => row.id);
   }
 
-  private async matching(workspaceId: WorkspaceId, definition: AudienceDefinition): Promise<Prisma.Sql> {
-    const ids = customFieldIdsOf(definition);
-    // Through the client, not raw SQL: it maps the stored enum labels ("Multi Select") to the type's names.
-    const fields = ids.length
-      ? await this.prisma.customField.findMany({ where: { workspace_id: workspaceId, id: { in: ids } }, select: { id: true, type: true } })
-      : [];
-    const today = this.clock.now().toISOString().slice(0, 10);
-    return compileAudience(definition, { workspaceId, customFieldTypes: new Map(fields.map((field) => [field.id, field.type])), today });
+  /**
+   * The stored definitions of the workspace's segments reachable through segment conditions, one query per level;
+   * reading stops one level past the deepest nesting allowed, since the compiler refuses anything deeper.
+   */
+  private async segmentsReachedBy(workspaceId: WorkspaceId, definition: AudienceDefinition): Promise<Map<string, AudienceDefinition>> {
+    const reached = new Map<string, AudienceDefinition>();
+    let wanted = segmentIdsOf(definition);
+    for (let level = 0; wanted.length && level <= MAX_SEGMENT_DEPTH; level++) {
+      const rows = await this.prisma.segment.findMany({ where: { workspace_id: workspaceId, id: { in: wanted } }, select: { id: true, definition: true } });
+      for (const row of rows) reached.set(row.id, parseAudienceDefinition(row.definition));
+      wanted = [...new Set(rows.flatMap((row) => segmentIdsOf(reached.get(row.id)!)))].filter((id) => !reached.has(id));
+    }
+    return reached;
   }
 }

@@ -1,12 +1,10 @@
 import { EmailErrors } from '@email/contracts';
 import type { AudienceCondition } from './audience-definition';
 
+export type ConditionErrorCode = 'invalid_audience_condition' | 'segment_reference_cycle' | 'segment_nesting_too_deep';
+
 /** A 400 naming the condition's id in the message and as the envelope's `condition_id`. */
-export function conditionError(
-  condition: AudienceCondition,
-  why: string,
-  code: 'invalid_audience_condition' | 'audience_field_not_available' = 'invalid_audience_condition',
-) {
+export function conditionError(condition: AudienceCondition, why: string, code: ConditionErrorCode = 'invalid_audience_condition') {
   return EmailErrors.fail(code, `Condition "${condition.id}" (${condition.field} ${condition.operator}): ${why}.`, { extra: { condition_id: condition.id } });
 }
 

@@ -1,4 +1,5 @@
 export * from './audience-definition';
 export * from './audience-compiler';
 export * from './audience.repository';
+export * from './membership';
 export * from './regions';

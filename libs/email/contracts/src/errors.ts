@@ -12,6 +12,7 @@ export const EMAIL_ERROR_CODES = defineErrorCodes({
   sequence_not_found: { type: 'not_found', description: 'The workspace has no sequence with this id.' },
   custom_field_not_found: { type: 'not_found', description: 'The workspace has no custom field with this id.' },
   sender_identity_not_found: { type: 'not_found', description: 'The workspace has no enabled sender identity with this id.' },
+  segment_not_found: { type: 'not_found', description: 'The workspace has no segment with this id.' },
 
   // Request values the email rules refuse.
   empty_update: { type: 'invalid_request', description: 'An update named none of the fields it can change.' },
@@ -28,10 +29,14 @@ export const EMAIL_ERROR_CODES = defineErrorCodes({
     description:
       "An audience condition's operator does not apply to its field (or to its custom field's type), its value has the wrong shape, or its custom field is not the workspace's; the envelope's `condition_id` names the condition.",
   },
-  audience_field_not_available: {
+  segment_reference_cycle: {
     type: 'invalid_request',
     description:
-      "An audience condition uses a field whose data this server does not record yet (`segment`, `form`, `email_opened`, `email_unsubscribed`, `magic_link_clicked`); the envelope's `condition_id` names the condition.",
+      "A segment condition leads back to the segment being saved or previewed (`current_segment_id`), directly or through other segments; the envelope's `condition_id` names the condition.",
+  },
+  segment_nesting_too_deep: {
+    type: 'invalid_request',
+    description: "Segments nest more than five levels deep through segment conditions; the envelope's `condition_id` names the condition.",
   },
   consent_collected_in_future: { type: 'invalid_request', description: '`consent_evidence.collected_at` is later than the server clock.' },
 
@@ -42,6 +47,11 @@ export const EMAIL_ERROR_CODES = defineErrorCodes({
   tag_deleted: { type: 'conflict', description: 'A tag named in `new_tags` was deleted while the request attached it; retrying creates it again.' },
   custom_field_label_taken: { type: 'conflict', description: 'Another custom field of the workspace has this label (compared without case).' },
   custom_field_in_use: { type: 'conflict', description: 'Subscribers hold values for the field, so its type cannot change.' },
+  segment_name_taken: { type: 'conflict', description: 'Another segment of the workspace has this name (compared without case).' },
+  segment_in_use: {
+    type: 'conflict',
+    description: "Another segment, a broadcast, a sequence or an automation uses the segment, so it cannot be deleted; the envelope's `used_by` lists them.",
+  },
 
   // Features the API metadata names that this server does not offer yet; their URLs answer these instead of a 404.
   mcp_not_available: { type: 'api_error', status: 501, description: 'This server runs no MCP endpoint yet; call the REST API under /v1 instead.' },

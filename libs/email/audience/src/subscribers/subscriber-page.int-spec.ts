@@ -1,3 +1,4 @@
+import type { SequenceOperator } from '@email/audience-engine';
 import type { SubscriberStatus } from '@email/data-access';
 import { trustedWorkspaceId, WorkspaceId } from '@shared/core';
 import type { KeysetPage } from '@shared/pagination';
@@ -124,7 +125,7 @@ describe('SubscriberRepository.page (real PostgreSQL)', () => {
       expect(await matching({ tagIds: ['tag_red'], tagOperator: 'has_none_of' })).toEqual(['sub_bob', 'sub_cid', 'sub_dee', 'sub_eve', 'sub_pct', 'sub_und']);
     });
 
-    it.each([
+    it.each<[SequenceOperator, string[]]>([
       ['is_active_in_any_of', ['sub_ann']],
       ['is_not_active_in_any_of', ['sub_bob', 'sub_cid', 'sub_dee', 'sub_eve', 'sub_pct', 'sub_und']],
       ['has_completed_any_of', ['sub_bob']],

@@ -2,22 +2,13 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsEmail, IsIn, IsObject, IsOptional, IsString, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
 import { Pagination, SearchablePageQueryDto } from '@shared/pagination';
+import { SEQUENCE_OPERATORS, TAG_OPERATORS } from '@email/audience-engine';
 import { ConsentEvidenceDto } from '../common/consent.dto';
 import { NotBlank } from '../common/not-blank';
 import { Omittable } from '../common/omittable';
 
 export const SUBSCRIBER_STATUSES = ['Active', 'Unconfirmed', 'Unsubscribed', 'Complained', 'Bounced', 'Blocked'] as const;
 export type SubscriberStatusName = (typeof SUBSCRIBER_STATUSES)[number];
-
-export const TAG_OPERATORS = ['has_any_of', 'has_none_of'] as const;
-export const SEQUENCE_OPERATORS = [
-  'is_active_in_any_of',
-  'is_not_active_in_any_of',
-  'has_completed_any_of',
-  'has_not_completed_any_of',
-  'has_ever_been_in_any_of',
-  'has_never_been_in_any_of',
-] as const;
 
 const notBlank = (_: object, value: unknown) => value !== null && value !== undefined && value !== '';
 const asList = ({ value }: { value: unknown }) => (value === undefined ? undefined : Array.isArray(value) ? value : [value]);

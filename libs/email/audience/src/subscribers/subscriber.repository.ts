@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { QueryConfig } from 'pg';
 import { EmailPrisma, EmailSql, Prisma } from '@email/data-access';
 import { EmailErrors } from '@email/contracts';
+import { sequenceMembership, tagMembership } from '@email/audience-engine';
 import { WorkspaceId } from '@shared/core';
 import { isUniqueViolation } from '@shared/errors';
 import { KeysetPage } from '@shared/pagination';
@@ -63,15 +64,6 @@ const DOCUMENT = document(
   Prisma.sql`(SELECT ${SEQUENCE_LIST} FROM sequence_enrollments e WHERE e.subscriber_id = s.id AND e.state = 'active')`,
 );
 
-const SEQUENCE_CONDITIONS: Record<string, { negate: boolean; state: Prisma.Sql }> = {
-  is_active_in_any_of: { negate: false, state: Prisma.sql`AND e.state = 'active'` },
-  is_not_active_in_any_of: { negate: true, state: Prisma.sql`AND e.state = 'active'` },
-  has_completed_any_of: { negate: false, state: Prisma.sql`AND e.state = 'completed'` },
-  has_not_completed_any_of: { negate: true, state: Prisma.sql`AND e.state = 'completed'` },
-  has_ever_been_in_any_of: { negate: false, state: Prisma.empty },
-  has_never_been_in_any_of: { negate: true, state: Prisma.empty },
-};
-
 function conditions(workspaceId: WorkspaceId, filter: SubscriberFilter): Prisma.Sql[] {
   const where = [Prisma.sql`s.workspace_id = ${workspaceId}`];
   if (filter.email) where.push(Prisma.sql`s.email = ${filter.email}`);
@@ -84,15 +76,8 @@ function conditions(workspaceId: WorkspaceId, filter: SubscriberFilter): Prisma.
     const cutoff = filter.coldBefore;
     where.push(Prisma.sql`s.subscribed_at < ${cutoff} AND (s.last_opened_at IS NULL OR s.last_opened_at < ${cutoff})`);
   }
-  if (filter.tagIds?.length) {
-    const exists = Prisma.sql`EXISTS (SELECT 1 FROM subscriber_tags st WHERE st.subscriber_id = s.id AND st.tag_id = ANY(${filter.tagIds}::text[]))`;
-    where.push(filter.tagOperator === 'has_none_of' ? Prisma.sql`NOT ${exists}` : exists);
-  }
-  if (filter.sequenceIds?.length) {
-    const rule = SEQUENCE_CONDITIONS[filter.sequenceOperator ?? 'is_active_in_any_of'];
-    const exists = Prisma.sql`EXISTS (SELECT 1 FROM sequence_enrollments e WHERE e.subscriber_id = s.id AND e.sequence_id = ANY(${filter.sequenceIds}::text[]) ${rule.state})`;
-    where.push(rule.negate ? Prisma.sql`NOT ${exists}` : exists);
-  }
+  if (filter.tagIds?.length) where.push(tagMembership(workspaceId, filter.tagIds, filter.tagOperator ?? 'has_any_of'));
+  if (filter.sequenceIds?.length) where.push(sequenceMembership(workspaceId, filter.sequenceIds, filter.sequenceOperator ?? 'is_active_in_any_of'));
   return where;
 }
 

@@ -1,4 +1,5 @@
 import type { SubscriberStatus } from '@email/data-access';
+import type { SequenceOperator, TagOperator } from '@email/audience-engine';
 import type { WorkspaceId } from '@shared/core';
 import type { KeysetPage } from '@shared/pagination';
 import type { SqlTransaction } from '../common/sql-transaction';
@@ -13,9 +14,9 @@ export interface SubscriberFilter {
   /** Only subscribers subscribed before this instant with no open since (the caller's clock decides "now"). */
   coldBefore?: Date;
   tagIds?: string[];
-  tagOperator?: 'has_any_of' | 'has_none_of';
+  tagOperator?: TagOperator;
   sequenceIds?: string[];
-  sequenceOperator?: string;
+  sequenceOperator?: SequenceOperator;
 }
 
 export interface SubscriberChanges {
