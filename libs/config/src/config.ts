@@ -70,6 +70,8 @@ export interface AppConfig {
   /** Where uploaded files are stored (local disk), and how long an upload no submission refers to is kept. */
   formsUploadDir: string;
   formsUploadRetentionHours: number;
+  /** Months of email engagement events kept (whole monthly partitions; the email jobs worker drops older ones daily). */
+  engagementRetentionMonths: number;
 }
 
 export class ConfigError extends Error {
@@ -193,6 +195,8 @@ export function loadConfig(env: Env = process.env, defaults: { port?: number; he
     formsMaxDraftBytes: int('FORMS_MAX_DRAFT_BYTES', 256 * 1024, 1024, 1024 * 1024),
     formsUploadDir: str('FORMS_UPLOAD_DIR', '.data/uploads'),
     formsUploadRetentionHours: int('FORMS_UPLOAD_RETENTION_HOURS', 24, 1, 24 * 365),
+    // At least 4, so the 90-day engagement windows always find their events.
+    engagementRetentionMonths: int('ENGAGEMENT_RETENTION_MONTHS', 25, 4, 1200),
   };
   config.docsBaseUrl = url('DOCS_BASE_URL', `${config.publicBaseUrl}/docs`, ['http:', 'https:']).replace(/\/+$/, '');
   config.appBaseUrl = url('APP_BASE_URL', config.publicBaseUrl, ['http:', 'https:']).replace(/\/+$/, '');

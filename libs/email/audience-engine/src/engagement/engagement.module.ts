@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { EmailEventPartitions } from './event-partitions';
+import { EngagementMaintenance } from './engagement-maintenance.service';
+import { EngagementRepository } from './engagement.repository';
+
+/**
+ * Engagement data: the event writer that keeps the per-subscriber rollup current, and the partition maintenance.
+ * Needs EmailDataAccessModule, CoreModule and the config (global in every email app).
+ */
+@Module({
+  providers: [EmailEventPartitions, EngagementRepository, EngagementMaintenance],
+  exports: [EngagementRepository, EngagementMaintenance],
+})
+export class EmailEngagementModule {}

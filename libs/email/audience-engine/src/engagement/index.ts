@@ -1,0 +1,5 @@
+export * from './machine-open';
+export * from './event-partitions';
+export * from './engagement.repository';
+export * from './engagement-maintenance.service';
+export * from './engagement.module';
