@@ -1,0 +1,86 @@
+/**
+ * The email-jobs-worker's engagement maintenance: on start it declares the daily job scheduler and runs once, making
+ * the current and coming months' email_events partitions; a run drops the months past ENGAGEMENT_RETENTION_MONTHS.
+ * Real PostgreSQL, Redis and BullMQ.
+ */
+import { getQueueToken } from '@nestjs/bullmq';
+import type { Job, Queue } from 'bullmq';
+import { EmailPrisma } from '@email/data-access';
+import { EmailQueues } from '@email/contracts';
+import { RunningWorker, startWorker } from '@shared/bootstrap';
+import { createTestDatabase, TestDatabase, uniqueQueuePrefix } from '@shared/testing';
+import { ENGAGEMENT_MAINTENANCE_SCHEDULER } from '../src/engagement-maintenance.processor';
+import { QUEUES, WorkerModule } from '../src/worker.module';
+
+/** The month `offset` months from the current one (UTC): its partition's name and its first day. */
+function month(offset: number): { partition: string; firstDay: string } {
+  const now = new Date();
+  const firstDay = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + offset, 1)).toISOString().slice(0, 10);
+  return { partition: `email_events_${firstDay.slice(0, 7).replace('-', '_')}`, firstDay };
+}
+
+describe('email-jobs-worker: engagement maintenance', () => {
+  let db: TestDatabase;
+  let worker: RunningWorker;
+  let queue: Queue;
+  let prisma: EmailPrisma;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('email');
+    Object.assign(process.env, {
+      NODE_ENV: 'test',
+      EMAIL_DATABASE_URL: db.url,
+      ENGAGEMENT_RETENTION_MONTHS: '25',
+      QUEUE_PREFIX: uniqueQueuePrefix(),
+      HEALTH_PORT: '0',
+    });
+    worker = await startWorker(WorkerModule, { service: 'email-jobs-worker-test', defaultHealthPort: 0, queues: QUEUES });
+    queue = worker.app.get<Queue>(getQueueToken(EmailQueues.engagementMaintenance));
+    prisma = worker.app.get(EmailPrisma);
+  });
+  afterAll(async () => {
+    await queue?.obliterate({ force: true });
+    await worker?.stop();
+    await db?.drop();
+  });
+
+  const partitions = async () =>
+    (
+      await prisma.$queryRaw<Array<{ name: string }>>`
+        SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'email_events'::regclass ORDER BY 1`
+    ).map((row) => row.name);
+
+  async function settled(job: Job): Promise<string> {
+    for (let i = 0; i < 200 && !['completed', 'failed'].includes(await job.getState()); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    return job.getState();
+  }
+
+  it('declares the daily scheduler and runs once at start, making this month and the next three', async () => {
+    const schedulers = await queue.getJobSchedulers();
+    expect(schedulers.map((scheduler) => [scheduler.key, scheduler.pattern, scheduler.tz])).toEqual([[ENGAGEMENT_MAINTENANCE_SCHEDULER, '17 3 * * *', 'UTC']]);
+
+    let completed: Job[] = [];
+    for (let i = 0; i < 200 && completed.length === 0; i++) {
+      completed = await queue.getCompleted();
+      if (completed.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(completed.map((job) => job.name)).toEqual([ENGAGEMENT_MAINTENANCE_SCHEDULER]);
+    const expected = [0, 1, 2, 3].map(month);
+    expect(await partitions()).toEqual(expected.map((ahead) => ahead.partition));
+    expect(completed[0].returnvalue).toMatchObject({ ensured: expected.map((ahead) => ahead.firstDay), dropped: 0 });
+  });
+
+  it('drops the months past the configured retention and keeps the rest', async () => {
+    // 25 months kept: the month holding the instant 25 months ago stays, the one before it goes.
+    const [tooOld, kept] = [month(-26), month(-25)];
+    for (const { firstDay } of [tooOld, kept]) await prisma.$executeRaw`SELECT email_events_ensure_partition(${firstDay}::date)`;
+    expect(await partitions()).toEqual(expect.arrayContaining([tooOld.partition, kept.partition]));
+
+    const job = await queue.add(ENGAGEMENT_MAINTENANCE_SCHEDULER, {});
+    expect(await settled(job)).toBe('completed');
+    const left = await partitions();
+    expect(left).not.toContain(tooOld.partition);
+    expect(left).toContain(kept.partition);
+    expect((await queue.getJob(job.id!))?.returnvalue).toMatchObject({ dropped: 1 });
+  });
+});
