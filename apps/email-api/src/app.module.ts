@@ -5,12 +5,14 @@ import { ConfigModule } from '@shared/config';
 import { CoreModule } from '@shared/core';
 import { HealthController, HttpAppOptions, readinessChecksProvider } from '@shared/bootstrap';
 import { RedisModule } from '@shared/redis';
+import { QueueModule } from '@shared/queue';
 import { EmailDataAccessModule, EmailPrisma } from '@email/data-access';
 import { EmailAccessModule, EmailCredentialVerifier } from '@email/access';
 import { EmailWorkspaceModule } from '@email/workspace';
 import { EMAIL_PLATFORM_PROVIDERS } from '@email/platform';
 import { EmailAudienceModule } from '@email/audience';
 import { EmailDeliveryModule } from '@email/delivery';
+import { EmailSegmentsModule } from '@email/audience-engine';
 import { DOCS_SITE_PROVIDER } from '@email/docs-pages';
 import { PlatformController } from './http/platform/platform.controller';
 import { DiscoveryFilesController } from './http/platform/discovery-files.controller';
@@ -21,6 +23,7 @@ import { SubscribersController } from './http/subscribers/subscribers.controller
 import { TagsController } from './http/tags/tags.controller';
 import { CustomFieldsController } from './http/custom-fields/custom-fields.controller';
 import { SenderIdentitiesController } from './http/sender-identities/sender-identities.controller';
+import { SegmentsController } from './http/segments/segments.controller';
 
 export const EMAIL_API_PORT = 3000;
 
@@ -37,11 +40,13 @@ export const EMAIL_HTTP_OPTIONS: HttpAppOptions = {
     ConfigModule.forRoot({ port: EMAIL_API_PORT }),
     CoreModule,
     RedisModule,
+    QueueModule.forRoot(),
     EmailDataAccessModule,
     AuthModule.forRoot({ imports: [EmailAccessModule], verifier: EmailCredentialVerifier, after: [RateLimitGuard] }),
     EmailWorkspaceModule,
     EmailAudienceModule,
     EmailDeliveryModule,
+    EmailSegmentsModule,
   ],
   controllers: [
     HealthController,
@@ -54,6 +59,7 @@ export const EMAIL_HTTP_OPTIONS: HttpAppOptions = {
     TagsController,
     CustomFieldsController,
     SenderIdentitiesController,
+    SegmentsController,
   ],
   providers: [readinessChecksProvider(EmailPrisma), ...EMAIL_PLATFORM_PROVIDERS, DOCS_SITE_PROVIDER],
 })

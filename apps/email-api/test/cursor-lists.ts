@@ -22,6 +22,7 @@ export const LIST_FILLERS: Record<string, Fill> = {
   listSubscribers: postEach('/v1/subscribers', (i) => ({ email: `page${i}@example.com` })),
   listTags: postEach('/v1/tags', (i) => ({ name: `Page tag ${i}` })),
   listCustomFields: postEach('/v1/custom-fields', (i) => ({ label: `Page field ${i}`, type: 'Text' })),
+  listSegments: postEach('/v1/segments', (i) => ({ name: `Page segment ${i}`, definition: { match: 'all', groups: [] } })),
   listSenderIdentities: async (h, w, rows) => {
     await h.app.get(EmailPrisma).deliveryConnection.createMany({
       data: Array.from({ length: rows }, (_, i) => ({

@@ -4,3 +4,8 @@ export * from './audience.repository';
 export * from './engagement';
 export * from './membership';
 export * from './regions';
+export * from './segments/segment.dto';
+export * from './segments/segment.service';
+export * from './segments/segment-counter';
+export * from './segments/segment-users';
+export * from './segments/segments.module';

@@ -1,0 +1,321 @@
+import { getQueueToken } from '@nestjs/bullmq';
+import type { Queue } from 'bullmq';
+import { AudienceDefinition, AudienceRepository } from '@email/audience-engine';
+import { EmailQueues } from '@email/contracts';
+import { EmailPrisma } from '@email/data-access';
+import { trustedWorkspaceId } from '@shared/core';
+import { emailApi, EmailApiHarness } from './helpers';
+
+const rule = (conditions: object[], match: 'all' | 'any' = 'all') => ({ match: 'all', groups: [{ id: 'g', match, conditions }] });
+const inSegment = (id: string) => rule([{ id: 'nested', field: 'segment', operator: 'has_any_of', value: [id] }]);
+const EVERYONE = { match: 'all', groups: [] };
+
+describe('email-api: segments', () => {
+  let h: EmailApiHarness;
+  let prisma: EmailPrisma;
+  beforeAll(async () => {
+    h = await emailApi();
+    prisma = h.app.get(EmailPrisma);
+  });
+  afterAll(() => h?.close());
+
+  const createSegment = async (name: string, definition: object = EVERYONE, key?: string) =>
+    (await h.as(key).post('/v1/segments').send({ name, definition }).expect(201)).body.data;
+
+  describe('records', () => {
+    it('create, get, update, list (summaries), delete', async () => {
+      const ws = await h.newWorkspace('Records');
+      for (const [email, country] of [
+        ['de@example.com', 'DE'],
+        ['fr@example.com', 'FR'],
+        ['us@example.com', 'US'],
+      ]) {
+        await h.as(ws.api_key).post('/v1/subscribers').send({ email, country }).expect(201);
+      }
+      const definition = rule([{ id: 'eu', field: 'country', operator: 'in_region', value: 'EU' }]);
+      const created = await h.as(ws.api_key).post('/v1/segments').send({ name: 'Europeans', description: 'EU only', definition }).expect(201);
+      const segment = created.body.data;
+      expect(segment).toEqual({
+        self: `/v1/segments/${segment.id}`,
+        id: expect.stringMatching(/^seg_/),
+        name: 'Europeans',
+        description: 'EU only',
+        definition,
+        confirmed_subscriber_count: 2,
+        total_subscriber_count: 2,
+        counts_refreshed_at: expect.any(String),
+        created_at: expect.any(String),
+        updated_at: expect.any(String),
+      });
+      expect((await h.as(ws.api_key).get(`/v1/segments/${segment.id}`).expect(200)).body.data).toMatchObject({
+        ...segment,
+        counts_refreshed_at: expect.any(String),
+      });
+
+      const everyone = await h.as(ws.api_key).put(`/v1/segments/${segment.id}`).send({ definition: EVERYONE, description: null }).expect(200);
+      expect(everyone.body.data).toMatchObject({ name: 'Europeans', description: null, definition: EVERYONE, total_subscriber_count: 3 });
+
+      const list = await h.as(ws.api_key).get('/v1/segments?search=europ').expect(200);
+      expect(list.body).toEqual({
+        data: [
+          {
+            self: `/v1/segments/${segment.id}`,
+            id: segment.id,
+            name: 'Europeans',
+            description: null,
+            confirmed_subscriber_count: 3,
+            total_subscriber_count: 3,
+            created_at: segment.created_at,
+            updated_at: expect.any(String),
+          },
+        ],
+        pagination: { has_more: false, next_cursor: null },
+      });
+      expect((await h.as(ws.api_key).get('/v1/segments?search=nobody').expect(200)).body.data).toEqual([]);
+
+      await h.as(ws.api_key).delete(`/v1/segments/${segment.id}`).expect(204);
+      await h.as(ws.api_key).get(`/v1/segments/${segment.id}`).expect(404);
+      const again = await h.as(ws.api_key).delete(`/v1/segments/${segment.id}`).expect(404);
+      expect(again.body.error.code).toBe('segment_not_found');
+    });
+
+    it('replays a create with the same Idempotency-Key instead of creating twice', async () => {
+      const send = () => h.as().post('/v1/segments').set('idempotency-key', 'segment-create-1').send({ name: 'Once', definition: EVERYONE });
+      const first = await send().expect(201);
+      const second = await send().expect(201);
+      expect(second.body.data.id).toBe(first.body.data.id);
+      expect(await prisma.segment.count({ where: { workspace_id: h.workspaceId, name: 'Once' } })).toBe(1);
+    });
+
+    it('409 segment_name_taken on a duplicate name in any case, on create and on update', async () => {
+      await createSegment('Unique segment');
+      const dup = await h.as().post('/v1/segments').send({ name: 'UNIQUE SEGMENT', definition: EVERYONE }).expect(409);
+      expect(dup.body.error).toMatchObject({ type: 'conflict', code: 'segment_name_taken', details: { field: 'name' } });
+      const other = await createSegment('Another segment');
+      await h.as().put(`/v1/segments/${other.id}`).send({ name: 'unique segment' }).expect(409);
+      expect((await h.as().get(`/v1/segments/${other.id}`).expect(200)).body.data.name).toBe('Another segment');
+    });
+
+    it('answers bad bodies with a 400 naming the field or the condition, and writes nothing', async () => {
+      const before = await prisma.segment.count();
+      for (const [body, field] of [
+        [{ definition: EVERYONE }, 'name'],
+        [{ name: ' ', definition: EVERYONE }, 'name'],
+        [{ name: 'x' }, 'definition'],
+        [{ name: 'x', definition: null }, 'definition'],
+        [{ name: 'x', definition: EVERYONE, colour: 'red' }, 'colour'],
+        [{ name: 'x', definition: { match: 'some', groups: [] } }, 'definition.match'],
+        [{ name: 'x', definition: { match: 'all', groups: [{ id: 'g', match: 'all', conditions: [] }] } }, 'definition.groups[0].conditions'],
+        [{ name: 'x', definition: rule([{ id: 'c', field: 'tag', operator: 'has_any_of', extra: 1 }]) }, 'definition.groups[0].conditions[0].extra'],
+      ] as const) {
+        const res = await h.as().post('/v1/segments').send(body);
+        expect({ status: res.status, field: res.body.error?.details?.field }).toEqual({ status: 400, field });
+      }
+      const wrongOperator = await h
+        .as()
+        .post('/v1/segments')
+        .send({ name: 'x', definition: rule([{ id: 'status-check', field: 'subscriber_status', operator: 'contains', value: 'Act' }]) })
+        .expect(400);
+      expect(wrongOperator.body.error).toMatchObject({ code: 'invalid_audience_condition', condition_id: 'status-check' });
+      expect(await prisma.segment.count()).toBe(before);
+
+      const segment = await createSegment('Update target');
+      const empty = await h.as().put(`/v1/segments/${segment.id}`).send({}).expect(400);
+      expect(empty.body.error.code).toBe('empty_update');
+      await h.as().put(`/v1/segments/${segment.id}`).send({ definition: null }).expect(400);
+      await h.as().put('/v1/segments/seg_missing').send({ name: 'x' }).expect(404);
+    });
+
+    it('needs segments:write to change and segments:read to read or preview', async () => {
+      const reader = await h.keyWith(['segments:read']);
+      await h.as(reader).get('/v1/segments').expect(200);
+      await h.as(reader).post('/v1/segments/preview').send({ definition: EVERYONE }).expect(200);
+      const refused = await h.as(reader).post('/v1/segments').send({ name: 'No', definition: EVERYONE }).expect(403);
+      expect(refused.body.error.type).toBe('permission_error');
+      const writerOnly = await h.keyWith(['segments:write']);
+      await h.as(writerOnly).post('/v1/segments/preview').send({ definition: EVERYONE }).expect(403);
+    });
+  });
+
+  describe('nesting', () => {
+    it('refuses to delete a segment another segment uses (409 naming it), and allows it once unused', async () => {
+      const base = await createSegment('Nest base');
+      const user = await createSegment('Nest user', inSegment(base.id));
+      const refused = await h.as().delete(`/v1/segments/${base.id}`).expect(409);
+      expect(refused.body.error).toMatchObject({ code: 'segment_in_use', used_by: [{ type: 'segment', id: user.id, name: 'Nest user' }] });
+      await h.as().put(`/v1/segments/${user.id}`).send({ definition: EVERYONE }).expect(200);
+      await h.as().delete(`/v1/segments/${base.id}`).expect(204);
+    });
+
+    it('refuses a definition leading back to the segment being saved or previewed', async () => {
+      const a = await createSegment('Cycle A');
+      const b = await createSegment('Cycle B', inSegment(a.id));
+      const update = await h
+        .as()
+        .put(`/v1/segments/${a.id}`)
+        .send({ definition: inSegment(b.id) })
+        .expect(400);
+      expect(update.body.error).toMatchObject({ code: 'segment_reference_cycle', condition_id: 'nested' });
+      const self = await h
+        .as()
+        .put(`/v1/segments/${a.id}`)
+        .send({ definition: inSegment(a.id) })
+        .expect(400);
+      expect(self.body.error.code).toBe('segment_reference_cycle');
+      const preview = await h
+        .as()
+        .post('/v1/segments/preview')
+        .send({ definition: inSegment(b.id), current_segment_id: a.id })
+        .expect(400);
+      expect(preview.body.error).toMatchObject({ code: 'segment_reference_cycle', condition_id: 'nested' });
+      // Without current_segment_id the same definition is simply a preview of B.
+      await h
+        .as()
+        .post('/v1/segments/preview')
+        .send({ definition: inSegment(b.id) })
+        .expect(200);
+      expect((await h.as().get(`/v1/segments/${a.id}`).expect(200)).body.data.definition).toEqual(EVERYONE);
+    });
+
+    it('refuses nesting deeper than five levels', async () => {
+      let innermost = await createSegment('Depth 1');
+      for (let level = 2; level <= 5; level++) innermost = await createSegment(`Depth ${level}`, inSegment(innermost.id));
+      await h
+        .as()
+        .post('/v1/segments/preview')
+        .send({ definition: inSegment(innermost.id) })
+        .expect(200);
+      const tooDeep = await createSegment('Depth 6', inSegment(innermost.id)).catch(() => null);
+      expect(tooDeep).not.toBeNull();
+      const refused = await h
+        .as()
+        .post('/v1/segments')
+        .send({ name: 'Depth 7', definition: inSegment(tooDeep.id) })
+        .expect(400);
+      expect(refused.body.error).toMatchObject({ code: 'segment_nesting_too_deep', condition_id: 'nested' });
+    });
+  });
+
+  describe('tenancy', () => {
+    it("never shows, counts through or accepts another workspace's segment, tag or custom field", async () => {
+      const mine = await createSegment('Mine only');
+      const tag = (await h.as().post('/v1/tags').send({ name: 'Tenancy tag' }).expect(201)).body.data;
+      await h
+        .as()
+        .post('/v1/subscribers')
+        .send({ email: 'tagged@example.com', existing_tag_ids: [tag.id] })
+        .expect(201);
+      const other = await h.newWorkspace('Other tenant');
+      const as = h.as(other.api_key);
+      await as.get(`/v1/segments/${mine.id}`).expect(404);
+      await as.put(`/v1/segments/${mine.id}`).send({ name: 'Stolen' }).expect(404);
+      await as.delete(`/v1/segments/${mine.id}`).expect(404);
+      expect((await as.get('/v1/segments').expect(200)).body.data).toEqual([]);
+      const foreign = await as
+        .post('/v1/segments')
+        .send({ name: 'Foreign', definition: inSegment(mine.id) })
+        .expect(400);
+      expect(foreign.body.error).toMatchObject({ code: 'invalid_audience_condition', condition_id: 'nested' });
+      const byTag = await as
+        .post('/v1/segments/preview')
+        .send({ definition: rule([{ id: 't', field: 'tag', operator: 'has_any_of', value: [tag.id] }]) })
+        .expect(200);
+      expect(byTag.body.data).toEqual({ confirmed_subscriber_count: 0, total_subscriber_count: 0 });
+      expect((await h.as().get(`/v1/segments/${mine.id}`).expect(200)).body.data.name).toBe('Mine only');
+    });
+  });
+
+  describe('counts', () => {
+    it('the preview, the saved segment and the ids a send pages through agree exactly', async () => {
+      const ws = await h.newWorkspace('Agreement');
+      const workspaceId = trustedWorkspaceId(ws.workspace_id);
+      const tags = ['vip', 'trial'].map((name) => ({ id: `tag_${ws.workspace_id}_${name}`, workspace_id: workspaceId, name, name_key: name }));
+      await prisma.tag.createMany({ data: tags });
+      const countries = ['DE', 'FR', 'US', 'JP', null];
+      const statuses = ['Active', 'Active', 'Unsubscribed', 'Bounced'] as const;
+      const subscribers = Array.from({ length: 600 }, (_, i) => ({
+        id: `sub_${ws.workspace_id}_${String(i).padStart(4, '0')}`,
+        workspace_id: workspaceId,
+        email: `agree${i}@example.com`,
+        status: statuses[i % statuses.length],
+        country: countries[(i * 7) % countries.length],
+      }));
+      await prisma.subscriber.createMany({ data: subscribers });
+      await prisma.subscriberTag.createMany({
+        data: subscribers.filter((_, i) => i % 3 === 0).map((s) => ({ workspace_id: workspaceId, subscriber_id: s.id, tag_id: tags[0].id })),
+      });
+      await prisma.subscriberEngagement.createMany({
+        data: subscribers
+          .filter((_, i) => i % 5 < 2)
+          .map((s, i) => ({
+            workspace_id: workspaceId,
+            subscriber_id: s.id,
+            last_opened_at: new Date(Date.now() - (i % 60) * 86_400_000),
+            windows_as_of: new Date(),
+          })),
+      });
+      const definition = {
+        match: 'any',
+        groups: [
+          {
+            id: 'europe-vip',
+            match: 'all',
+            conditions: [
+              { id: 'vip', field: 'tag', operator: 'has_any_of', value: [tags[0].id] },
+              { id: 'eu', field: 'country', operator: 'in_region', value: 'EU' },
+            ],
+          },
+          { id: 'recent', match: 'all', conditions: [{ id: 'opened', field: 'email_opened', operator: 'in_last_days', value: 30 }] },
+        ],
+      };
+      const preview = (await h.as(ws.api_key).post('/v1/segments/preview').send({ definition }).expect(200)).body.data;
+      const saved = await createSegment('Agreement', definition, ws.api_key);
+      const nested = await createSegment('Agreement, nested', inSegment(saved.id), ws.api_key);
+
+      const audience = h.app.get(AudienceRepository);
+      const compiled = await audience.compile(workspaceId, definition as AudienceDefinition);
+      const ids: string[] = [];
+      for (let page = await audience.page(compiled, null, 50); page.length; page = await audience.page(compiled, ids.at(-1)!, 50)) ids.push(...page);
+      const active = await prisma.subscriber.count({ where: { id: { in: ids }, status: 'Active' } });
+
+      expect(ids.length).toBeGreaterThan(50);
+      expect(ids.length).toBeLessThan(subscribers.length);
+      const counts = { confirmed_subscriber_count: active, total_subscriber_count: ids.length };
+      expect(preview).toEqual(counts);
+      expect(saved).toMatchObject(counts);
+      expect(nested).toMatchObject(counts);
+      expect((await h.as(ws.api_key).get(`/v1/segments/${saved.id}`).expect(200)).body.data).toMatchObject(counts);
+    });
+
+    it('lists cached counts, and queues one background recount per stale segment', async () => {
+      const ws = await h.newWorkspace('Cache');
+      const segment = await createSegment('Cached', EVERYONE, ws.api_key);
+      await h.as(ws.api_key).post('/v1/subscribers').send({ email: 'later@example.com' }).expect(201);
+      const listed = async () => (await h.as(ws.api_key).get('/v1/segments').expect(200)).body.data[0];
+      // Fresh cache: the list shows the counts taken at create time, and asks for nothing.
+      expect(await listed()).toMatchObject({ id: segment.id, total_subscriber_count: 0 });
+      const queue = h.app.get<Queue>(getQueueToken(EmailQueues.segmentCounts));
+      const queued = async () => (await queue.getJobs(['waiting', 'delayed', 'active', 'completed'])).filter((job) => job.data.segmentId === segment.id);
+      expect(await queued()).toEqual([]);
+
+      await prisma.segment.update({ where: { id: segment.id }, data: { counts_refreshed_at: new Date(Date.now() - 3_600_000) } });
+      await listed();
+      await listed();
+      const jobs = await waitFor(queued);
+      expect(jobs.map((job) => job.data)).toEqual([{ workspaceId: ws.workspace_id, segmentId: segment.id }]);
+      // The GET counts afresh and refreshes the cache the list reads.
+      expect((await h.as(ws.api_key).get(`/v1/segments/${segment.id}`).expect(200)).body.data.total_subscriber_count).toBe(1);
+      expect(await listed()).toMatchObject({ total_subscriber_count: 1 });
+    });
+  });
+});
+
+/** Polls until `read` returns a non-empty list (the queueing is not awaited by the request). */
+async function waitFor<T>(read: () => Promise<T[]>, attempts = 50): Promise<T[]> {
+  for (let i = 0; i < attempts; i++) {
+    const found = await read();
+    if (found.length) return found;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return read();
+}

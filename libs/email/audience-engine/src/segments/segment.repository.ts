@@ -1,0 +1,106 @@
+import { Injectable } from '@nestjs/common';
+import { EmailPrisma, Prisma, Segment } from '@email/data-access';
+import { EmailErrors } from '@email/contracts';
+import { WorkspaceId } from '@shared/core';
+import { isRecordGone, isUniqueViolation } from '@shared/errors';
+import { KeysetPage, keysetWhere } from '@shared/pagination';
+import type { AudienceDefinition } from '../audience-definition';
+import type { AudienceCount } from '../audience.repository';
+import type { SegmentUse, SegmentUser } from './segment-users';
+
+export const segmentKey = (name: string) => name.trim().toLowerCase();
+
+export interface SegmentWrite {
+  name?: string;
+  description?: string | null;
+  definition?: AudienceDefinition;
+  /** The segments `definition` names in its segment conditions. */
+  referencedSegmentIds?: string[];
+}
+
+export type SegmentTx = Prisma.TransactionClient;
+
+/** The unique (workspace_id, name_key) index is the only name check, so concurrent writers cannot both pass it. */
+function nameTakenOn(error: unknown): never {
+  throw isUniqueViolation(error, 'name_key')
+    ? EmailErrors.fail('segment_name_taken', 'Another segment already has this name.', { details: { field: 'name' } })
+    : error;
+}
+
+const columns = (data: SegmentWrite) => {
+  const name = data.name?.trim();
+  return {
+    ...(name !== undefined ? { name, name_key: segmentKey(name) } : {}),
+    ...(data.description !== undefined ? { description: data.description } : {}),
+    ...(data.definition !== undefined ? { definition: data.definition as unknown as Prisma.InputJsonObject } : {}),
+    ...(data.referencedSegmentIds !== undefined ? { referenced_segment_ids: data.referencedSegmentIds } : {}),
+  };
+};
+
+@Injectable()
+export class SegmentRepository implements SegmentUser {
+  constructor(private readonly prisma: EmailPrisma) {}
+
+  list(workspaceId: WorkspaceId, page: KeysetPage, search?: string): Promise<Segment[]> {
+    return this.prisma.segment.findMany({
+      where: { workspace_id: workspaceId, ...(search ? { name: { contains: search, mode: 'insensitive' } } : {}), ...keysetWhere(page) },
+      orderBy: [{ created_at: 'desc' }, { id: 'desc' }],
+      take: page.limit + 1,
+    });
+  }
+
+  find(workspaceId: WorkspaceId, id: string): Promise<Segment | null> {
+    return this.prisma.segment.findFirst({ where: { workspace_id: workspaceId, id } });
+  }
+
+  /**
+   * Runs `work` in one transaction holding the workspace's segment lock until commit. Every write that changes
+   * which segments reference which takes it, so a definition validated inside (no cycle, references present) is
+   * still valid when it commits, and a delete cannot miss a reference being saved at the same moment.
+   */
+  locked<T>(workspaceId: WorkspaceId, work: (tx: SegmentTx) => Promise<T>): Promise<T> {
+    return this.prisma.$transaction(
+      async (tx) => {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`segments:${workspaceId}`}, 0))`;
+        return work(tx);
+      },
+      { maxWait: 10_000, timeout: 15_000 },
+    );
+  }
+
+  create(tx: SegmentTx, workspaceId: WorkspaceId, id: string, data: Required<SegmentWrite>): Promise<Segment> {
+    const definition = data.definition as unknown as Prisma.InputJsonObject;
+    return tx.segment
+      .create({ data: { id, workspace_id: workspaceId, ...columns(data), name: data.name.trim(), name_key: segmentKey(data.name), definition } })
+      .catch(nameTakenOn);
+  }
+
+  /** The updated segment, or null when the workspace has no such segment. */
+  update(tx: SegmentTx, workspaceId: WorkspaceId, id: string, data: SegmentWrite): Promise<Segment | null> {
+    return tx.segment
+      .update({ where: { id, workspace_id: workspaceId }, data: columns(data) })
+      .catch((error: unknown) => (isRecordGone(error) ? null : nameTakenOn(error)));
+  }
+
+  async delete(tx: SegmentTx, workspaceId: WorkspaceId, id: string): Promise<boolean> {
+    const { count } = await tx.segment.deleteMany({ where: { workspace_id: workspaceId, id } });
+    return count === 1;
+  }
+
+  /** Other segments whose definitions reference this one. */
+  async usesOf(workspaceId: WorkspaceId, segmentId: string): Promise<SegmentUse[]> {
+    const rows = await this.prisma.segment.findMany({
+      where: { workspace_id: workspaceId, referenced_segment_ids: { has: segmentId } },
+      select: { id: true, name: true },
+      orderBy: { id: 'asc' },
+    });
+    return rows.map((row) => ({ type: 'segment', id: row.id, name: row.name }));
+  }
+
+  /** Stores counts taken at `countedAt`, unless newer ones are already there; a recount is not an edit, so updated_at stays. */
+  async saveCounts(workspaceId: WorkspaceId, id: string, counts: AudienceCount, countedAt: Date): Promise<void> {
+    await this.prisma.$executeRaw`
+      UPDATE segments SET confirmed_count = ${counts.confirmed}, total_count = ${counts.total}, counts_refreshed_at = ${countedAt}
+      WHERE workspace_id = ${workspaceId} AND id = ${id} AND (counts_refreshed_at IS NULL OR counts_refreshed_at < ${countedAt})`;
+  }
+}

@@ -1,0 +1,147 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Segment } from '@email/data-access';
+import { EmailErrors } from '@email/contracts';
+import { Clock, IdGenerator, WorkspaceId } from '@shared/core';
+import { DomainError } from '@shared/errors';
+import { CursorCodec, keysetList, Page } from '@shared/pagination';
+import { parseAudienceDefinition, type AudienceDefinition } from '../audience-definition';
+import { AudienceCount, AudienceRepository } from '../audience.repository';
+import { segmentIdsOf } from '../audience-compiler';
+import { SegmentCountRequests } from './segment-count.queue';
+import { countsAreStale, SegmentCounter } from './segment-counter';
+import { SegmentDto, SegmentPreviewDto, SegmentPreviewRequestDto, SegmentSummaryDto, SegmentUpdateRequestDto, SegmentUpsertRequestDto } from './segment.dto';
+import { SegmentRepository, SegmentTx, SegmentWrite } from './segment.repository';
+import { SEGMENT_USERS, SegmentUser } from './segment-users';
+
+const cachedCounts = (segment: Segment): AudienceCount => ({ confirmed: segment.confirmed_count, total: segment.total_count });
+
+export function toSegmentSummary(segment: Segment): SegmentSummaryDto {
+  return {
+    self: `/v1/segments/${segment.id}`,
+    id: segment.id,
+    name: segment.name,
+    description: segment.description,
+    confirmed_subscriber_count: segment.confirmed_count,
+    total_subscriber_count: segment.total_count,
+    created_at: segment.created_at.toISOString(),
+    updated_at: segment.updated_at.toISOString(),
+  };
+}
+
+function toSegmentDto(segment: Segment, counts: AudienceCount, countedAt: Date | null): SegmentDto {
+  return {
+    self: `/v1/segments/${segment.id}`,
+    id: segment.id,
+    name: segment.name,
+    description: segment.description,
+    definition: segment.definition as unknown as AudienceDefinition,
+    confirmed_subscriber_count: counts.confirmed,
+    total_subscriber_count: counts.total,
+    ...(countedAt ? { counts_refreshed_at: countedAt.toISOString() } : {}),
+    created_at: segment.created_at.toISOString(),
+    updated_at: segment.updated_at.toISOString(),
+  };
+}
+
+@Injectable()
+export class SegmentService {
+  constructor(
+    private readonly segments: SegmentRepository,
+    private readonly audience: AudienceRepository,
+    private readonly counter: SegmentCounter,
+    private readonly countRequests: SegmentCountRequests,
+    private readonly ids: IdGenerator,
+    private readonly cursors: CursorCodec,
+    private readonly clock: Clock,
+    @Inject(SEGMENT_USERS) private readonly users: SegmentUser[],
+  ) {}
+
+  /** Counts come from the cache on each row; stale ones are recounted in the background for a later page. */
+  async list(workspaceId: WorkspaceId, query: { limit?: string; starting_after?: string; search?: string }): Promise<Page<SegmentSummaryDto>> {
+    const search = query.search?.trim() || undefined;
+    const now = this.clock.now();
+    const stale: string[] = [];
+    const page = await keysetList(
+      this.cursors,
+      `${workspaceId}:segments`,
+      query,
+      (keyset) => this.segments.list(workspaceId, keyset, search),
+      (segment) => {
+        if (countsAreStale(segment, now)) stale.push(segment.id);
+        return toSegmentSummary(segment);
+      },
+    );
+    this.countRequests.request(workspaceId, stale);
+    return page;
+  }
+
+  /** One segment with counts taken now (they refresh the cache too). */
+  async get(workspaceId: WorkspaceId, id: string): Promise<SegmentDto> {
+    const segment = await this.segments.find(workspaceId, id);
+    if (!segment) throw EmailErrors.notFound('segment', id);
+    return this.withFreshCounts(workspaceId, segment);
+  }
+
+  async create(workspaceId: WorkspaceId, input: SegmentUpsertRequestDto): Promise<SegmentDto> {
+    const id = this.ids.newId('seg');
+    const definition = parseAudienceDefinition(input.definition);
+    const segment = await this.segments.locked(workspaceId, async (tx) => {
+      await this.audience.compile(workspaceId, definition, id);
+      const data = { name: input.name, description: input.description ?? null, definition, referencedSegmentIds: segmentIdsOf(definition) };
+      return this.segments.create(tx, workspaceId, id, data);
+    });
+    return this.withFreshCounts(workspaceId, segment);
+  }
+
+  async update(workspaceId: WorkspaceId, id: string, input: SegmentUpdateRequestDto): Promise<SegmentDto> {
+    if (input.name === undefined && input.description === undefined && input.definition === undefined) {
+      throw EmailErrors.invalid('empty_update', 'Send at least one of name, description or definition.', 'body');
+    }
+    const data: SegmentWrite = { name: input.name, description: input.description };
+    if (input.definition !== undefined) {
+      data.definition = parseAudienceDefinition(input.definition);
+      data.referencedSegmentIds = segmentIdsOf(data.definition);
+    }
+    const segment = await this.segments.locked(workspaceId, async (tx) => {
+      if (data.definition) await this.audience.compile(workspaceId, data.definition, id);
+      return this.segments.update(tx, workspaceId, id, data);
+    });
+    if (!segment) throw EmailErrors.notFound('segment', id);
+    return this.withFreshCounts(workspaceId, segment);
+  }
+
+  /** Refused with 409 while anything uses the segment; the lock keeps a reference from being saved meanwhile. */
+  async delete(workspaceId: WorkspaceId, id: string): Promise<void> {
+    const deleted = await this.segments.locked(workspaceId, async (tx: SegmentTx) => {
+      if (!(await this.segments.find(workspaceId, id))) return false;
+      const uses = (await Promise.all(this.users.map((user) => user.usesOf(workspaceId, id)))).flat();
+      if (uses.length) {
+        const names = uses.map((use) => `${use.type} "${use.name}"`).join(', ');
+        throw EmailErrors.fail('segment_in_use', `The segment is used by ${names}; remove it there first.`, { extra: { used_by: uses } });
+      }
+      return this.segments.delete(tx, workspaceId, id);
+    });
+    if (!deleted) throw EmailErrors.notFound('segment', id);
+  }
+
+  /** Counts for an unsaved definition, by the statement a send would run; `current_segment_id` catches cycles back to it. */
+  async preview(workspaceId: WorkspaceId, input: SegmentPreviewRequestDto): Promise<SegmentPreviewDto> {
+    const compiled = await this.audience.compile(workspaceId, parseAudienceDefinition(input.definition), input.current_segment_id ?? null);
+    const counts = await this.audience.count(compiled);
+    return { confirmed_subscriber_count: counts.confirmed, total_subscriber_count: counts.total };
+  }
+
+  /**
+   * A stored definition can stop compiling (a custom field it names was deleted since); the record still reads,
+   * with the last counts it had.
+   */
+  private async withFreshCounts(workspaceId: WorkspaceId, segment: Segment): Promise<SegmentDto> {
+    try {
+      const counted = await this.counter.recount(workspaceId, segment);
+      return toSegmentDto(segment, counted, counted.countedAt);
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.status >= 500) throw error;
+      return toSegmentDto(segment, cachedCounts(segment), segment.counts_refreshed_at);
+    }
+  }
+}
