@@ -1,15 +1,16 @@
 import { Module } from '@nestjs/common';
 import { readinessChecksProvider, workerImports } from '@shared/bootstrap';
-import { EmailEngagementModule } from '@email/audience-engine';
+import { EmailEngagementModule, SegmentCountingModule } from '@email/audience-engine';
 import { EmailWorkerQueues } from '@email/contracts';
 import { EmailDataAccessModule, EmailPrisma } from '@email/data-access';
 import { EngagementMaintenanceProcessor, EngagementMaintenanceSchedule } from './engagement-maintenance.processor';
+import { SegmentCountsProcessor } from './segment-counts.processor';
 
 export const HEALTH_PORT = 9102;
 export const QUEUES = EmailWorkerQueues['email-jobs-worker'];
 
 @Module({
-  imports: [...workerImports(HEALTH_PORT, QUEUES), EmailDataAccessModule, EmailEngagementModule],
-  providers: [readinessChecksProvider(EmailPrisma), EngagementMaintenanceProcessor, EngagementMaintenanceSchedule],
+  imports: [...workerImports(HEALTH_PORT, QUEUES), EmailDataAccessModule, EmailEngagementModule, SegmentCountingModule],
+  providers: [readinessChecksProvider(EmailPrisma), EngagementMaintenanceProcessor, EngagementMaintenanceSchedule, SegmentCountsProcessor],
 })
 export class WorkerModule {}
