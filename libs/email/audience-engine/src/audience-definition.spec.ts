@@ -35,6 +35,12 @@ describe('parseAudienceDefinition', () => {
     }
   });
 
+  it('accepts a definition at every bound', () => {
+    const conditions = Array.from({ length: 20 }, (_, i) => ({ ...condition, id: `c${i}`, value: Array.from({ length: 1000 }, () => 'y'.repeat(1000)) }));
+    const groups = Array.from({ length: 20 }, (_, i) => ({ id: `g${i}`, match: 'all', conditions }));
+    expect(parseAudienceDefinition({ match: 'all', groups }).groups).toHaveLength(20);
+  });
+
   it('accepts a definition without groups', () => {
     expect(parseAudienceDefinition({ match: 'any', groups: [] })).toEqual({ match: 'any', groups: [] });
   });
@@ -54,6 +60,19 @@ describe('parseAudienceDefinition', () => {
     ['a mixed array value', definitionWith({ value: ['a', 1] }), 'definition.groups[0].conditions[0].value'],
     ['a numeric customFieldId', definitionWith({ customFieldId: 7 }), 'definition.groups[0].conditions[0].customFieldId'],
     ['an unknown condition property', definitionWith({ negate: true }), 'definition.groups[0].conditions[0].negate'],
+    [
+      '21 groups',
+      { match: 'any', groups: Array.from({ length: 21 }, (_, i) => ({ id: `g${i}`, match: 'all', conditions: [condition] })) },
+      'definition.groups',
+    ],
+    [
+      '21 conditions in a group',
+      { match: 'all', groups: [{ id: 'g', match: 'all', conditions: Array.from({ length: 21 }, (_, i) => ({ ...condition, id: `c${i}` })) }] },
+      'definition.groups[0].conditions',
+    ],
+    ['1,001 values', definitionWith({ value: Array.from({ length: 1001 }, (_, i) => `tag_${i}`) }), 'definition.groups[0].conditions[0].value'],
+    ['a 1,001-character value', definitionWith({ value: 'x'.repeat(1001) }), 'definition.groups[0].conditions[0].value'],
+    ['a 1,001-character value in a list', definitionWith({ value: ['x'.repeat(1001)] }), 'definition.groups[0].conditions[0].value'],
   ])('refuses %s as validation_failed naming the path', (_, input, field) => {
     expect(refusal(input)).toEqual({ code: 'validation_failed', field });
   });

@@ -58,6 +58,9 @@ export interface AudienceDefinition {
   groups: AudienceConditionGroup[];
 }
 
+/** Bounds on one definition, so a single request cannot make the compiled statement arbitrarily large. */
+export const AUDIENCE_LIMITS = { groups: 20, conditionsPerGroup: 20, valuesPerCondition: 1000, valueLength: 1000 } as const;
+
 type Json = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -82,11 +85,16 @@ function text(value: unknown, path: string): string {
   return value;
 }
 
+const tooLong = (text: string) => text.length > AUDIENCE_LIMITS.valueLength;
+
 function conditionValue(value: unknown, path: string): AudienceValue | undefined {
+  if (typeof value === 'string' && tooLong(value)) throw invalid(path, `must be at most ${AUDIENCE_LIMITS.valueLength} characters`);
   if (value === undefined || value === null || typeof value === 'string' || typeof value === 'boolean') return value;
   if (typeof value === 'number' && Number.isFinite(value)) return value;
-  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value;
-  throw invalid(path, 'must be a string, a finite number, a boolean, an array of strings or null');
+  if (Array.isArray(value) && value.length > AUDIENCE_LIMITS.valuesPerCondition)
+    throw invalid(path, `must list at most ${AUDIENCE_LIMITS.valuesPerCondition} values`);
+  if (Array.isArray(value) && value.every((item): item is string => typeof item === 'string' && !tooLong(item))) return value;
+  throw invalid(path, `must be a string, a finite number, a boolean, an array of strings (each at most ${AUDIENCE_LIMITS.valueLength} characters) or null`);
 }
 
 function parseCondition(input: unknown, path: string): AudienceCondition {
@@ -108,6 +116,8 @@ function parseCondition(input: unknown, path: string): AudienceCondition {
 function parseGroup(input: unknown, path: string): AudienceConditionGroup {
   const raw = object(input, path, ['id', 'match', 'conditions'], ['id', 'match', 'conditions']);
   if (!Array.isArray(raw.conditions) || raw.conditions.length === 0) throw invalid(`${path}.conditions`, 'must be an array with at least one condition');
+  if (raw.conditions.length > AUDIENCE_LIMITS.conditionsPerGroup)
+    throw invalid(`${path}.conditions`, `must have at most ${AUDIENCE_LIMITS.conditionsPerGroup} conditions`);
   return {
     id: text(raw.id, `${path}.id`),
     match: oneOf(raw.match, AUDIENCE_MATCHES, `${path}.match`),
@@ -122,6 +132,7 @@ function parseGroup(input: unknown, path: string): AudienceConditionGroup {
 export function parseAudienceDefinition(input: unknown, path = 'definition'): AudienceDefinition {
   const raw = object(input, path, ['match', 'groups'], ['match', 'groups']);
   if (!Array.isArray(raw.groups)) throw invalid(`${path}.groups`, 'must be an array');
+  if (raw.groups.length > AUDIENCE_LIMITS.groups) throw invalid(`${path}.groups`, `must have at most ${AUDIENCE_LIMITS.groups} groups`);
   return {
     match: oneOf(raw.match, AUDIENCE_MATCHES, `${path}.match`),
     groups: raw.groups.map((group, index) => parseGroup(group, `${path}.groups[${index}]`)),
