@@ -12,7 +12,10 @@ export const ENGAGEMENT_MAINTENANCE_SCHEDULER = 'engagement-maintenance';
  */
 export const ENGAGEMENT_MAINTENANCE_REPEAT = { pattern: '17 3 * * *', tz: 'UTC', immediately: true };
 
-/** Makes the coming months' email_events partitions and drops those past ENGAGEMENT_RETENTION_MONTHS. */
+/**
+ * Makes the coming months' email_events partitions, drops those past ENGAGEMENT_RETENTION_MONTHS, and counts again the
+ * engagement window counts of subscribers with no event lately. Rerunning it is harmless: each step checks the state.
+ */
 @Processor(EmailQueues.engagementMaintenance)
 export class EngagementMaintenanceProcessor extends WorkerHost {
   constructor(private readonly maintenance: EngagementMaintenance) {

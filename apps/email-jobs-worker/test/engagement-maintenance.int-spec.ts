@@ -1,6 +1,7 @@
 /**
  * The email-jobs-worker's engagement maintenance: on start it declares the daily job scheduler and runs once, making
- * the current and coming months' email_events partitions; a run drops the months past ENGAGEMENT_RETENTION_MONTHS.
+ * the current and coming months' email_events partitions; a run drops the months past ENGAGEMENT_RETENTION_MONTHS and
+ * counts stale engagement window counts again.
  * Real PostgreSQL, Redis and BullMQ.
  */
 import { getQueueToken } from '@nestjs/bullmq';
@@ -67,7 +68,7 @@ describe('email-jobs-worker: engagement maintenance', () => {
     expect(completed.map((job) => job.name)).toEqual([ENGAGEMENT_MAINTENANCE_SCHEDULER]);
     const expected = [0, 1, 2, 3].map(month);
     expect(await partitions()).toEqual(expected.map((ahead) => ahead.partition));
-    expect(completed[0].returnvalue).toMatchObject({ ensured: expected.map((ahead) => ahead.firstDay), dropped: 0 });
+    expect(completed[0].returnvalue).toMatchObject({ ensured: expected.map((ahead) => ahead.firstDay), dropped: 0, windowsRefreshed: 0, windowsBusy: 0 });
   });
 
   it('drops the months past the configured retention and keeps the rest', async () => {
@@ -82,5 +83,36 @@ describe('email-jobs-worker: engagement maintenance', () => {
     expect(left).not.toContain(tooOld.partition);
     expect(left).toContain(kept.partition);
     expect((await queue.getJob(job.id!))?.returnvalue).toMatchObject({ dropped: 1 });
+  });
+
+  it('counts stale window counts again as of now', async () => {
+    const day = 86_400_000;
+    const ago = (ms: number) => new Date(Date.now() - ms);
+    await prisma.workspace.create({ data: { id: 'wsp_worker_windows', name: 'windows' } });
+    await prisma.subscriber.create({ data: { id: 'sub_worker_windows', workspace_id: 'wsp_worker_windows', email: 'windows@example.com' } });
+    // Counted ten days ago, when the open 35 days back now was 25 days old; no event since.
+    const [recent, aging] = [ago(5 * day), ago(35 * day)];
+    for (const at of [recent, aging]) {
+      await prisma.$executeRaw`SELECT email_events_ensure_partition(date_trunc('month', ${at}::timestamptz AT TIME ZONE 'UTC')::date)`;
+      await prisma.$executeRaw`INSERT INTO email_events (workspace_id, subscriber_id, type, occurred_at) VALUES ('wsp_worker_windows', 'sub_worker_windows', 'opened', ${at})`;
+    }
+    await prisma.subscriberEngagement.create({
+      data: {
+        subscriber_id: 'sub_worker_windows',
+        workspace_id: 'wsp_worker_windows',
+        last_opened_at: recent,
+        opens_30d: 2,
+        opens_90d: 2,
+        windows_as_of: ago(10 * day),
+      },
+    });
+
+    const started = new Date();
+    const job = await queue.add(ENGAGEMENT_MAINTENANCE_SCHEDULER, {});
+    expect(await settled(job)).toBe('completed');
+    expect((await queue.getJob(job.id!))?.returnvalue).toMatchObject({ windowsRefreshed: 1, windowsBusy: 0 });
+    const row = await prisma.subscriberEngagement.findUniqueOrThrow({ where: { subscriber_id: 'sub_worker_windows' } });
+    expect(row).toMatchObject({ opens_30d: 1, opens_90d: 2, clicks_30d: 0, clicks_90d: 0 });
+    expect(row.windows_as_of.getTime()).toBeGreaterThanOrEqual(started.getTime());
   });
 });

@@ -1,18 +1,12 @@
-import { EmailPrisma, EmailSql } from '@email/data-access';
-import type { AppConfig } from '@shared/config';
+import { EmailPrisma } from '@email/data-access';
 import { trustedWorkspaceId } from '@shared/core';
-import { createTestDatabase, TestDatabase } from '@shared/testing';
 import { EngagementRepository, EngagementEventInput, MAX_FUTURE_MS } from './engagement.repository';
-import { EmailEventPartitions } from './event-partitions';
 import { EngagementMaintenance } from './engagement-maintenance.service';
+import { ago, DAY, GMAIL, NOW, useEngagementTestBed } from './engagement.fixture';
 
 const A = trustedWorkspaceId('wsp_engage_a');
 const B = trustedWorkspaceId('wsp_engage_b');
-const NOW = new Date('2026-06-15T12:00:00.000Z');
-const DAY = 86_400_000;
 const SECOND = 1000;
-const ago = (ms: number) => new Date(NOW.getTime() - ms);
-const GMAIL = 'Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)';
 
 interface StoredEvent {
   subscriber_id: string;
@@ -26,42 +20,15 @@ interface StoredEvent {
 }
 
 describe('EngagementRepository (real PostgreSQL)', () => {
-  let db: TestDatabase;
+  const bed = useEngagementTestBed(NOW, A, B);
   let prisma: EmailPrisma;
-  let sql: EmailSql;
-  let now = NOW;
-  const clock = { now: () => now };
-  const config = { engagementRetentionMonths: 25 };
-  let partitions: EmailEventPartitions;
   let repository: EngagementRepository;
   let maintenance: EngagementMaintenance;
-
-  beforeAll(async () => {
-    db = await createTestDatabase('email');
-    const appConfig = { emailDatabaseUrl: db.url, databaseConnectTimeoutMs: 5000 } as AppConfig;
-    prisma = new EmailPrisma(appConfig);
-    sql = new EmailSql(appConfig);
-    partitions = new EmailEventPartitions(sql);
-    repository = new EngagementRepository(sql, partitions, clock, config);
-    maintenance = new EngagementMaintenance(partitions, clock, config);
-    await prisma.workspace.createMany({ data: [A, B].map((id) => ({ id, name: id })) });
-  });
-  afterAll(async () => {
-    await prisma?.$disconnect();
-    await sql?.onModuleDestroy();
-    await db?.drop();
-  });
-  beforeEach(() => {
-    now = NOW;
+  beforeAll(() => {
+    ({ prisma, writer: repository, maintenance } = bed);
   });
 
-  let counter = 0;
-  /** A new subscriber of the workspace, so every test starts from its own rows. */
-  async function subscriber(workspace = A): Promise<string> {
-    const id = `sub_${workspace}_${++counter}`;
-    await prisma.subscriber.create({ data: { id, workspace_id: workspace, email: `${id}@example.com` } });
-    return id;
-  }
+  const subscriber = (workspace = A) => bed.subscriber(workspace);
 
   const eventsOf = (subscriberId: string) =>
     prisma.$queryRaw<StoredEvent[]>`
@@ -147,7 +114,7 @@ describe('EngagementRepository (real PostgreSQL)', () => {
 
     it('recreates a partition dropped behind its back (this process believed in it)', async () => {
       const id = await subscriber();
-      now = new Date('2025-08-20T00:00:00Z');
+      bed.now = new Date('2025-08-20T00:00:00Z');
       await repository.record(A, [open(id, new Date('2025-08-10T00:00:00Z'))]);
       await prisma.$executeRawUnsafe('DROP TABLE email_events_2025_08');
       await repository.record(A, [open(id, new Date('2025-08-11T00:00:00Z'))]);
@@ -256,9 +223,9 @@ describe('EngagementRepository (real PostgreSQL)', () => {
 
     it('counts human opens and clicks in the 30 and 90 days before now, older batches included, machine opens not', async () => {
       const id = await subscriber();
-      now = ago(40 * DAY);
+      bed.now = ago(40 * DAY);
       await repository.record(A, [open(id, ago(100 * DAY)), { subscriberId: id, type: 'clicked', occurredAt: ago(60 * DAY) }]);
-      now = NOW;
+      bed.now = NOW;
       const result = await repository.record(A, [
         open(id, ago(10 * DAY)),
         open(id, ago(30 * DAY - SECOND)),
@@ -277,9 +244,9 @@ describe('EngagementRepository (real PostgreSQL)', () => {
       const id = await subscriber();
       await repository.record(A, [open(id, ago(25 * DAY)), { subscriberId: id, type: 'clicked', occurredAt: ago(25 * DAY) }]);
       expect(await rollupOf(id)).toMatchObject({ opens_30d: 1, clicks_30d: 1 });
-      now = new Date(NOW.getTime() + 10 * DAY);
+      bed.now = new Date(NOW.getTime() + 10 * DAY);
       await repository.record(A, [{ subscriberId: id, type: 'delivered', occurredAt: ago(0) }]);
-      expect(await rollupOf(id)).toMatchObject({ opens_30d: 0, opens_90d: 1, clicks_30d: 0, clicks_90d: 1, windows_as_of: now });
+      expect(await rollupOf(id)).toMatchObject({ opens_30d: 0, opens_90d: 1, clicks_30d: 0, clicks_90d: 1, windows_as_of: bed.now });
     });
 
     it('keeps each subscriber apart in one batch', async () => {
@@ -320,7 +287,7 @@ describe('EngagementRepository (real PostgreSQL)', () => {
 
   describe('partition maintenance', () => {
     it('makes the current month and the coming ones', async () => {
-      now = new Date('2026-11-30T23:00:00Z');
+      bed.now = new Date('2026-11-30T23:00:00Z');
       expect(await maintenance.ensureMonthsAhead(3)).toEqual(['2026-11-01', '2026-12-01', '2027-01-01', '2027-02-01']);
       expect(await partitionNames()).toEqual(
         expect.arrayContaining(['email_events_2026_11', 'email_events_2026_12', 'email_events_2027_01', 'email_events_2027_02']),
@@ -330,12 +297,12 @@ describe('EngagementRepository (real PostgreSQL)', () => {
 
     it('drops only the months wholly older than the retention, with their events', async () => {
       const id = await subscriber();
-      now = new Date('2024-02-10T00:00:00Z');
+      bed.now = new Date('2024-02-10T00:00:00Z');
       await repository.record(A, [open(id, new Date('2024-01-15T00:00:00Z')), open(id, new Date('2024-02-05T00:00:00Z'))]);
-      now = new Date('2024-03-03T00:00:00Z');
+      bed.now = new Date('2024-03-03T00:00:00Z');
       await repository.record(A, [open(id, new Date('2024-03-01T00:00:00Z'))]);
 
-      now = new Date('2026-03-20T00:00:00Z');
+      bed.now = new Date('2026-03-20T00:00:00Z');
       // 25 months before 2026-03-20 is 2024-02-20: January 2024 goes, February 2024 (partly younger) stays.
       expect(await maintenance.pruneOlderThan(25)).toEqual({ dropped: 1, keptFrom: '2024-02-01T00:00:00.000Z' });
       const left = await partitionNames();
@@ -346,7 +313,7 @@ describe('EngagementRepository (real PostgreSQL)', () => {
     });
 
     it('runs both with the configured retention', async () => {
-      now = new Date('2026-12-02T00:00:00Z');
+      bed.now = new Date('2026-12-02T00:00:00Z');
       const report = await maintenance.run();
       expect(report.ensured).toEqual(['2026-12-01', '2027-01-01', '2027-02-01', '2027-03-01']);
       expect(report.keptFrom).toBe('2024-11-01T00:00:00.000Z');

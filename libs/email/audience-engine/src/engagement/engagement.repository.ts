@@ -3,6 +3,7 @@ import type { PoolClient } from 'pg';
 import { EmailEventType, EmailSql } from '@email/data-access';
 import { APP_CONFIG, AppConfig } from '@shared/config';
 import { Clock, WorkspaceId } from '@shared/core';
+import { windowBounds, windowCountsSql } from './engagement-windows';
 import { EmailEventPartitions, retentionCutoff } from './event-partitions';
 import { classifyOpen } from './machine-open';
 
@@ -38,7 +39,6 @@ export interface EngagementRecordResult {
 
 /** How far ahead of this process's clock an event's time may be (another machine's clock may run a little ahead). */
 export const MAX_FUTURE_MS = 10 * 60_000;
-const DAY_MS = 86_400_000;
 const EVENT_TYPES = new Set<string>(Object.values(EmailEventType));
 
 /** PostgreSQL's answer to a row no partition takes (23514, "no partition of relation … found for row"). */
@@ -61,7 +61,7 @@ const INSERT_EVENTS = `
 
 /**
  * One row per subscriber: the batch's latest time of each kind moves the stored one only forward; the human open and
- * click windows are counted again from email_events (this transaction's inserts included) as of $2.
+ * click windows are counted again from email_events (this transaction's inserts included) as of $2 (see windowCountsSql).
  */
 const UPSERT_ROLLUP = `
   INSERT INTO subscriber_engagement AS r (subscriber_id, workspace_id, last_delivered_at, last_opened_at, last_machine_opened_at,
@@ -72,15 +72,7 @@ const UPSERT_ROLLUP = `
   FROM unnest($5::text[], $6::timestamptz[], $7::timestamptz[], $8::timestamptz[], $9::timestamptz[], $10::timestamptz[], $11::timestamptz[],
       $12::timestamptz[], $13::timestamptz[])
     AS b(subscriber_id, delivered, opened, machine_opened, clicked, bounced, complained, unsubscribed, magic_link_clicked)
-  CROSS JOIN LATERAL (
-    SELECT count(*) FILTER (WHERE e.type = 'opened' AND e.occurred_at > $3)::int AS opens_30d,
-           count(*) FILTER (WHERE e.type = 'opened')::int AS opens_90d,
-           count(*) FILTER (WHERE e.type = 'clicked' AND e.occurred_at > $3)::int AS clicks_30d,
-           count(*) FILTER (WHERE e.type = 'clicked')::int AS clicks_90d
-    FROM email_events e
-    WHERE e.workspace_id = $1 AND e.subscriber_id = b.subscriber_id AND e.type IN ('opened', 'clicked') AND NOT e.machine
-      AND e.occurred_at > $4 AND e.occurred_at <= $2
-  ) w
+  CROSS JOIN LATERAL ${windowCountsSql('$1', 'b.subscriber_id', ['$2', '$3', '$4'])} w
   WHERE EXISTS (SELECT 1 FROM subscribers s WHERE s.workspace_id = $1 AND s.id = b.subscriber_id)
   ON CONFLICT (subscriber_id) DO UPDATE SET
     last_delivered_at = GREATEST(r.last_delivered_at, EXCLUDED.last_delivered_at),
@@ -252,14 +244,7 @@ export class EngagementRepository {
     const { rowCount } = await client.query({
       name: 'engagement_upsert_rollups',
       text: UPSERT_ROLLUP,
-      values: [
-        workspaceId,
-        iso(now),
-        iso(new Date(now.getTime() - 30 * DAY_MS)),
-        iso(new Date(now.getTime() - 90 * DAY_MS)),
-        ids,
-        ...LAST_COLUMNS.map((column) => ids.map((id) => iso(lasts.get(id)?.[column]))),
-      ],
+      values: [workspaceId, ...windowBounds(now), ids, ...LAST_COLUMNS.map((column) => ids.map((id) => iso(lasts.get(id)?.[column])))],
     });
     return rowCount ?? 0;
   }
