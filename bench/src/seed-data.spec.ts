@@ -92,6 +92,48 @@ describe('SubscriberRowGenerator', () => {
     expect(content(rows(500, { seed: 7 }))).not.toEqual(content(rows(500, { seed: 8 })));
   });
 
+  it('fills custom_fields with weighted draws per field, leaving a field out when its draw is undefined', () => {
+    const at = SUBSCRIBER_COLUMNS.indexOf('custom_fields');
+    const generator = new SubscriberRowGenerator({
+      workspaceId: 'wsp_01TEST',
+      count: 4_000,
+      offset: 0,
+      years: 5,
+      now: NOW,
+      seed: 42,
+      customFields: [
+        {
+          id: 'cf_n',
+          values: [
+            [5, 1],
+            [500, 1],
+            [undefined, 2],
+          ],
+        },
+        {
+          id: 'cf_t',
+          values: [
+            ['Tab\there "quoted" \\ ünï', 1],
+            [true, 1],
+          ],
+        },
+      ],
+    });
+    const lines = [...generator.batches(500)]
+      .map((b) => b.toString('utf8'))
+      .join('')
+      .slice(0, -1)
+      .split('\n');
+    // COPY text format: undo its escapes, then the column is the JSON object PostgreSQL stores.
+    const unescape = (text: string) => text.replace(/\\(.)/g, (_, c: string) => ({ t: '\t', n: '\n', r: '\r', '\\': '\\' })[c] ?? c);
+    const objects = lines.map((line) => JSON.parse(unescape(line.split('\t')[at])) as Record<string, unknown>);
+    expect(objects).toHaveLength(4_000);
+    const numbers = objects.map((o) => o.cf_n);
+    expect(new Set(numbers)).toEqual(new Set([5, 500, undefined]));
+    expect(numbers.filter((n) => n === undefined).length / 4_000).toBeCloseTo(0.5, 1);
+    expect(new Set(objects.map((o) => o.cf_t))).toEqual(new Set(['Tab\there "quoted" \\ ünï', true]));
+  });
+
   it('keeps UTF-8 names intact', () => {
     const names = new Set(rows(20_000).map((row) => row[3]));
     expect([...names].some((name) => /[^\x20-\x7e]/.test(name))).toBe(true);

@@ -224,6 +224,17 @@ export interface SeedDataOptions {
   now: number;
   /** Seeds the content (names, statuses, countries, times); ids are always random. */
   seed: number;
+  /** Values drawn into `custom_fields` (default: none, so every row has `{}`). */
+  customFields?: readonly SeedCustomField[];
+}
+
+/**
+ * A custom field the generator fills: `values` are [JSON value, weight] pairs, drawn independently for each row and
+ * field; `undefined` leaves the field out of that row's object.
+ */
+export interface SeedCustomField {
+  id: string;
+  values: ReadonlyArray<readonly [unknown, number]>;
 }
 
 /** A small, fast, seedable PRNG (mulberry32): same seed, same data. */
@@ -278,6 +289,8 @@ export class SubscriberRowGenerator {
   private readonly start: number;
   private readonly step: number;
   private readonly maxRowBytes: number;
+  /** Per custom field, its weighted `"id":value` fragments (undefined: left out), already COPY-escaped. */
+  private readonly fieldFragments: Array<Array<Buffer | undefined>>;
   /** 'YYYY-MM-DDT' per day number (index: day since the epoch). */
   private readonly dayPrefixes: Buffer[] = [];
   private buffer = Buffer.alloc(0);
@@ -297,8 +310,15 @@ export class SubscriberRowGenerator {
     this.countries = weightedTable(COUNTRY_WEIGHTS).map((c) => ASCII(c ?? NULL));
     this.names = FIRST_NAMES.flatMap((first) => LAST_NAMES.map((last) => Buffer.from(copyText(`${first} ${last}`), 'utf8')));
     const longestName = Math.max(...this.names.map((n) => n.length));
+    this.fieldFragments = (options.customFields ?? []).map((field) =>
+      weightedTable(field.values).map((value) =>
+        value === undefined ? undefined : Buffer.from(copyText(`${JSON.stringify(field.id)}:${JSON.stringify(value)}`), 'utf8'),
+      ),
+    );
+    // The longest fragment of each field, plus a ", " between them.
+    const longestFields = this.fieldFragments.reduce((sum, fragments) => sum + 2 + Math.max(0, ...fragments.map((f) => f?.length ?? 0)), 0);
     // id 30 + email <= 35 + status 12 + country 2 + 4 timestamps 96 + {} + 10 tabs + newline, rounded up.
-    this.maxRowBytes = 200 + this.workspaceId.length + longestName;
+    this.maxRowBytes = 200 + this.workspaceId.length + longestName + longestFields;
   }
 
   get generated(): number {
@@ -345,7 +365,7 @@ export class SubscriberRowGenerator {
       if (lastOpened < 0) this.ascii(NULL);
       else this.timestamp(lastOpened);
       this.tab();
-      this.ascii('{}');
+      this.customFields();
       this.tab();
       this.timestamp(created);
       this.tab();
@@ -359,6 +379,20 @@ export class SubscriberRowGenerator {
   /** Every remaining row, `batchSize` rows per chunk. */
   *batches(batchSize: number): Generator<Buffer> {
     while (!this.done) yield this.nextBatch(batchSize);
+  }
+
+  /** `{}`, or one draw per custom field (only when there are fields, so a seed without them draws exactly as before). */
+  private customFields(): void {
+    this.buffer[this.pos++] = 123; // {
+    let first = true;
+    for (const fragments of this.fieldFragments) {
+      const fragment = fragments[(this.random() * fragments.length) | 0];
+      if (!fragment) continue;
+      if (!first) this.ascii(', ');
+      first = false;
+      this.bytes(fragment);
+    }
+    this.buffer[this.pos++] = 125; // }
   }
 
   private tab(): void {

@@ -5,7 +5,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { createWorkspaceWithKey } from './access';
 import { Benchmark, choiceOption, emit, intOption, log as logToStderr, numberOption, parseOptions, round, secondsSince, UsageError } from './cli';
 import { BENCH_DATABASE, ensureBenchDatabase, redactUrl } from './databases';
-import { SEED_EMAIL_DOMAIN, SUBSCRIBER_COLUMNS, SubscriberRowGenerator } from './seed-data';
+import { SEED_EMAIL_DOMAIN, SeedCustomField, SUBSCRIBER_COLUMNS, SubscriberRowGenerator } from './seed-data';
 
 const USAGE = `seed --count N [--workspace wsp_...] [--database-url URL] [--indexes auto|keep|rebuild]
        [--fk-check auto|per-row|once] [--offset N] [--years 5] [--seed 42] [--batch-rows 2000] [--dry-run]
@@ -150,6 +150,8 @@ export interface SeedParams {
   batchRows: number;
   indexMode: IndexMode;
   fkMode: FkMode;
+  /** Values drawn into each row's custom_fields (default: none, `{}`). */
+  customFields?: readonly SeedCustomField[];
   /** Progress lines (default: stderr). */
   log?: (message: string) => void;
 }
@@ -174,7 +176,7 @@ export interface SeedResult {
 
 /** Loads generated subscribers into an existing workspace with one COPY, in one transaction. */
 export async function seedSubscribers(params: SeedParams): Promise<SeedResult> {
-  const { url, workspaceId, count, years, seed, batchRows, indexMode, fkMode, log = logToStderr } = params;
+  const { url, workspaceId, count, years, seed, batchRows, indexMode, fkMode, customFields, log = logToStderr } = params;
   const client = new Client({ connectionString: url, application_name: 'bench-seed' });
   await client.connect();
   try {
@@ -196,7 +198,7 @@ export async function seedSubscribers(params: SeedParams): Promise<SeedResult> {
         `indexes: ${rebuild ? 'rebuild' : 'keep'}, fk check: ${fkOnce ? 'once' : 'per-row'}`,
     );
 
-    const generator = new SubscriberRowGenerator({ workspaceId, count, offset, years, now: Date.now(), seed });
+    const generator = new SubscriberRowGenerator({ workspaceId, count, offset, years, now: Date.now(), seed, customFields });
     const started = performance.now();
     await client.query('BEGIN');
     let indexSeconds = 0;
