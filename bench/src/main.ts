@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { audienceBenchmark } from './audience';
 import { authOverheadBenchmark } from './auth-overhead';
 import { Benchmark, installSignalHandlers, log, UsageError } from './cli';
 import { cpuProfileUtility } from './cpu-profile';
@@ -21,6 +22,7 @@ export const BENCHMARKS: Benchmark[] = [
   subscribersListBenchmark,
   subscribersUpsertBenchmark,
   authOverheadBenchmark,
+  audienceBenchmark,
   formsHostedPageBenchmark,
   formsSubmissionBenchmark,
   formsAbuseBenchmark,
