@@ -147,6 +147,19 @@ describe('email-api: segments', () => {
       await h.as().delete(`/v1/segments/${base.id}`).expect(204);
     });
 
+    it('refuses to delete a custom field a segment has a condition on (409 naming the segment), and allows it once unused', async () => {
+      const field = (await h.as().post('/v1/custom-fields').send({ label: 'Score for segments', type: 'Number' }).expect(201)).body.data;
+      const segment = await createSegment(
+        'High scores',
+        rule([{ id: 'score', field: 'custom_field', operator: 'greater_than', value: 5, customFieldId: field.id }]),
+      );
+      const refused = await h.as().delete(`/v1/custom-fields/${field.id}`).expect(409);
+      expect(refused.body.error).toMatchObject({ code: 'custom_field_in_use', used_by: [{ type: 'segment', id: segment.id, name: 'High scores' }] });
+      await h.as().get(`/v1/custom-fields/${field.id}`).expect(200);
+      await h.as().put(`/v1/segments/${segment.id}`).send({ definition: EVERYONE }).expect(200);
+      await h.as().delete(`/v1/custom-fields/${field.id}`).expect(204);
+    });
+
     it('refuses a definition leading back to the segment being saved or previewed', async () => {
       const a = await createSegment('Cycle A');
       const b = await createSegment('Cycle B', inSegment(a.id));

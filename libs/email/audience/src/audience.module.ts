@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { EmailEventsModule } from '@email/events';
+import { SegmentCountingModule } from '@email/audience-engine';
 import { cursorCodecProvider } from '@shared/pagination';
 import { CustomFieldRepository } from './custom-fields/custom-field.repository';
 import { CustomFieldService } from './custom-fields/custom-field.service';
@@ -11,7 +12,7 @@ import { TagService } from './tags/tag.service';
 
 /** Subscribers, tags and custom fields: the workspace's audience. */
 @Module({
-  imports: [EmailEventsModule],
+  imports: [EmailEventsModule, SegmentCountingModule],
   providers: [
     cursorCodecProvider,
     TagRepository,

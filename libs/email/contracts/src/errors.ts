@@ -46,7 +46,11 @@ export const EMAIL_ERROR_CODES = defineErrorCodes({
   tag_name_taken: { type: 'conflict', description: 'Another tag of the workspace has this name (compared without case).' },
   tag_deleted: { type: 'conflict', description: 'A tag named in `new_tags` was deleted while the request attached it; retrying creates it again.' },
   custom_field_label_taken: { type: 'conflict', description: 'Another custom field of the workspace has this label (compared without case).' },
-  custom_field_in_use: { type: 'conflict', description: 'Subscribers hold values for the field, so its type cannot change.' },
+  custom_field_in_use: {
+    type: 'conflict',
+    description:
+      "Subscribers hold values for the field, so its type cannot change; or a segment has a condition on it, so it cannot be deleted (the envelope's `used_by` lists the segments).",
+  },
   segment_name_taken: { type: 'conflict', description: 'Another segment of the workspace has this name (compared without case).' },
   segment_in_use: {
     type: 'conflict',

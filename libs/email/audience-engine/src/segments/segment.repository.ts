@@ -20,6 +20,9 @@ export interface SegmentWrite {
 
 export type SegmentTx = Prisma.TransactionClient;
 
+/** A record a segment condition can name, whose deletion would silently change who the segment selects. */
+export type AudienceReference = { customFieldId: string } | { tagId: string };
+
 /** The unique (workspace_id, name_key) index is the only name check, so concurrent writers cannot both pass it. */
 function nameTakenOn(error: unknown): never {
   throw isUniqueViolation(error, 'name_key')
@@ -85,6 +88,20 @@ export class SegmentRepository implements SegmentUser {
   async delete(tx: SegmentTx, workspaceId: WorkspaceId, id: string): Promise<boolean> {
     const { count } = await tx.segment.deleteMany({ where: { workspace_id: workspaceId, id } });
     return count === 1;
+  }
+
+  /** Segments of the workspace with a condition on the custom field or the tag (inside a transaction holding `locked`). */
+  async referencing(tx: SegmentTx, workspaceId: WorkspaceId, reference: AudienceReference): Promise<SegmentUse[]> {
+    // Lax jsonpath: `@.value == $id` also matches an id inside a list value.
+    const [path, id] =
+      'customFieldId' in reference
+        ? ['$.groups[*].conditions[*] ? (@.field == "custom_field" && @.customFieldId == $id)', reference.customFieldId]
+        : ['$.groups[*].conditions[*] ? (@.field == "tag" && @.value == $id)', reference.tagId];
+    const rows = await tx.$queryRaw<Array<{ id: string; name: string }>>`
+      SELECT id, name FROM segments
+      WHERE workspace_id = ${workspaceId} AND jsonb_path_exists(definition, ${path}::jsonpath, jsonb_build_object('id', ${id}::text))
+      ORDER BY id`;
+    return rows.map((row) => ({ type: 'segment', id: row.id, name: row.name }));
   }
 
   /** Other segments whose definitions reference this one. */

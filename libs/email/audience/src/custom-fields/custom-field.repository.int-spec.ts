@@ -1,4 +1,4 @@
-import { trustedWorkspaceId } from '@shared/core';
+import { trustedWorkspaceId, WorkspaceId } from '@shared/core';
 import { useEmailDatabase, WORKSPACE_A, WORKSPACE_B } from '../testing/email-database.fixture';
 import { CustomFieldRepository } from './custom-field.repository';
 
@@ -14,9 +14,11 @@ const text = (id: string, label: string) => ({ id, label, type: 'Text' as const,
 describe('CustomFieldRepository (real PostgreSQL)', () => {
   const database = useEmailDatabase(WORKSPACE, WORKSPACE_A, WORKSPACE_B);
   let repository: CustomFieldRepository;
+  let remove: (workspace: WorkspaceId, id: string) => Promise<boolean>;
 
   beforeAll(() => {
     repository = new CustomFieldRepository(database.prisma());
+    remove = (workspace, id) => database.prisma().$transaction((tx) => repository.delete(workspace, id, tx));
   });
 
   const valuesOf = async (id: string) => (await database.prisma().subscriber.findUniqueOrThrow({ where: { id } })).custom_fields;
@@ -87,10 +89,10 @@ describe('CustomFieldRepository (real PostgreSQL)', () => {
         { id: 'sub_g2', workspace_id: WORKSPACE, email: 'g2@example.com', custom_fields: { cf_gone: 'b' } },
       ],
     });
-    expect(await repository.delete(WORKSPACE, 'cf_gone')).toBe(true);
+    expect(await remove(WORKSPACE, 'cf_gone')).toBe(true);
     expect(await repository.find(WORKSPACE, 'cf_gone')).toBeNull();
     expect([await valuesOf('sub_g1'), await valuesOf('sub_g2')]).toEqual([{ cf_city: 'Berlin' }, {}]);
-    expect(await repository.delete(WORKSPACE, 'cf_gone')).toBe(false);
+    expect(await remove(WORKSPACE, 'cf_gone')).toBe(false);
   });
 
   /** A's field is reached only through A: B's id reads nothing and changes nothing, even given A's field id. */
@@ -112,14 +114,14 @@ describe('CustomFieldRepository (real PostgreSQL)', () => {
     it("changes nothing of A's through B", async () => {
       const before = await repository.find(WORKSPACE_A, 'cf_a');
       expect(await repository.update(WORKSPACE_B, 'cf_a', { label: 'Taken over' })).toBeNull();
-      expect(await repository.delete(WORKSPACE_B, 'cf_a')).toBe(false);
+      expect(await remove(WORKSPACE_B, 'cf_a')).toBe(false);
       expect(await repository.find(WORKSPACE_A, 'cf_a')).toEqual(before);
       expect(await valuesOf('sub_a')).toEqual({ cf_a: 'kept' });
       expect(await repository.inUse(WORKSPACE_A, 'cf_a')).toBe(true);
     });
 
     it("deleting through A strips A's subscribers only", async () => {
-      expect(await repository.delete(WORKSPACE_A, 'cf_a')).toBe(true);
+      expect(await remove(WORKSPACE_A, 'cf_a')).toBe(true);
       expect([await valuesOf('sub_a'), await valuesOf('sub_b')]).toEqual([{}, { cf_a: 'stray' }]);
     });
   });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CustomField, CustomFieldType, EmailPrisma } from '@email/data-access';
+import { CustomField, CustomFieldType, EmailPrisma, Prisma } from '@email/data-access';
 import { EmailErrors } from '@email/contracts';
 import { WorkspaceId } from '@shared/core';
 import { isRecordGone, isUniqueViolation } from '@shared/errors';
@@ -59,12 +59,10 @@ export class CustomFieldRepository {
   }
 
   /** Deletes the field and strips its values from every subscriber, atomically. */
-  async delete(workspaceId: WorkspaceId, id: string): Promise<boolean> {
-    return this.prisma.$transaction(async (tx) => {
-      const { count } = await tx.customField.deleteMany({ where: { workspace_id: workspaceId, id } });
-      if (count)
-        await tx.$executeRaw`UPDATE subscribers SET custom_fields = custom_fields - ${id} WHERE workspace_id = ${workspaceId} AND custom_fields ? ${id}`;
-      return count === 1;
-    });
+  /** Deletes the field and its values, inside the caller's transaction (see CustomFieldService.delete). */
+  async delete(workspaceId: WorkspaceId, id: string, tx: Prisma.TransactionClient): Promise<boolean> {
+    const { count } = await tx.customField.deleteMany({ where: { workspace_id: workspaceId, id } });
+    if (count) await tx.$executeRaw`UPDATE subscribers SET custom_fields = custom_fields - ${id} WHERE workspace_id = ${workspaceId} AND custom_fields ? ${id}`;
+    return count === 1;
   }
 }

@@ -3,6 +3,7 @@ import { CustomField } from '@email/data-access';
 import { IdGenerator, WorkspaceId } from '@shared/core';
 import { CursorCodec, Page, keysetList } from '@shared/pagination';
 import { EmailErrors } from '@email/contracts';
+import { SegmentRepository } from '@email/audience-engine';
 import { CustomFieldDto, CustomFieldUpdateRequestDto, CustomFieldUpsertRequestDto } from './custom-field.dto';
 import { CustomFieldRepository } from './custom-field.repository';
 import { CHOICE_TYPES, CustomFieldTypeName, toApiType, toDbType } from './custom-field-types';
@@ -26,6 +27,7 @@ export function toCustomFieldDto(field: CustomField): CustomFieldDto {
 export class CustomFieldService {
   constructor(
     private readonly repository: CustomFieldRepository,
+    private readonly segments: SegmentRepository,
     private readonly ids: IdGenerator,
     private readonly cursors: CursorCodec,
   ) {}
@@ -61,8 +63,22 @@ export class CustomFieldService {
     return toCustomFieldDto(field);
   }
 
+  /**
+   * Refused while a segment has a condition on the field (it would stop compiling). Under the workspace's segment
+   * lock, so no segment can start naming the field between the check and the delete.
+   */
   async delete(workspaceId: WorkspaceId, id: string): Promise<void> {
-    if (!(await this.repository.delete(workspaceId, id))) throw EmailErrors.notFound('custom_field', id);
+    const deleted = await this.segments.locked(workspaceId, async (tx) => {
+      const uses = await this.segments.referencing(tx, workspaceId, { customFieldId: id });
+      if (uses.length) {
+        const names = uses.map((use) => `"${use.name}"`).join(', ');
+        throw EmailErrors.fail('custom_field_in_use', `Segment ${names} has a condition on this field; change the segment first.`, {
+          extra: { used_by: uses },
+        });
+      }
+      return this.repository.delete(workspaceId, id, tx);
+    });
+    if (!deleted) throw EmailErrors.notFound('custom_field', id);
   }
 
   /** The workspace's definitions for the given ids, for validating subscriber values. */

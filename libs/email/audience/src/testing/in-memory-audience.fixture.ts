@@ -1,4 +1,5 @@
 import type { CustomField, Prisma } from '@email/data-access';
+import type { SegmentRepository } from '@email/audience-engine';
 import { Outbox } from '@email/events';
 import { Clock, IdGenerator, WorkspaceId } from '@shared/core';
 import type { CursorCodec } from '@shared/pagination';
@@ -275,7 +276,13 @@ export class FixedClock extends Clock {
 /** A SubscriberService over the in-memory audience; the list's cursor codec is not needed by the writes. */
 export function inMemorySubscriberService(audience: InMemoryAudience, clock: Clock): SubscriberService {
   const ids = new CountingIds();
-  const customFields = new CustomFieldService(audience.customFieldStore as CustomFieldRepository, ids, undefined as unknown as CursorCodec);
+  // Subscriber writes never delete a custom field, so the segment repository its delete needs is absent.
+  const customFields = new CustomFieldService(
+    audience.customFieldStore as CustomFieldRepository,
+    undefined as unknown as SegmentRepository,
+    ids,
+    undefined as unknown as CursorCodec,
+  );
   // The tag and custom field repositories have private members, so their structural fakes need a cast.
   return new SubscriberService(audience, audience.tagStore as TagRepository, customFields, new Outbox(ids), ids, clock, undefined as unknown as CursorCodec);
 }
