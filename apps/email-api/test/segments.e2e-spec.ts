@@ -87,6 +87,33 @@ describe('email-api: segments', () => {
       expect(await prisma.segment.count({ where: { workspace_id: h.workspaceId, name: 'Once' } })).toBe(1);
     });
 
+    it('serves many concurrent writes in one workspace (they queue on its segment lock, never on the pool)', async () => {
+      const ws = await h.newWorkspace('Concurrent');
+      const created = await Promise.all(
+        Array.from({ length: 16 }, (_, i) =>
+          h
+            .as(ws.api_key)
+            .post('/v1/segments')
+            .send({ name: `Concurrent ${i}`, definition: EVERYONE }),
+        ),
+      );
+      expect(created.map((res) => res.status)).toEqual(Array(16).fill(201));
+      const ids = created.map((res) => res.body.data.id as string);
+      // Eight pairs, each segment pointed at its partner: alone each update is fine, together a pair is a loop, so of
+      // each pair the one that takes the lock second is refused.
+      const partner = (i: number) => ids[i ^ 1];
+      const changed = await Promise.all(
+        ids.map((id, i) =>
+          h
+            .as(ws.api_key)
+            .put(`/v1/segments/${id}`)
+            .send({ definition: inSegment(partner(i)) }),
+        ),
+      );
+      const outcomes = changed.map((res) => (res.status === 200 ? 'saved' : `${res.status} ${res.body.error?.code}`));
+      for (let pair = 0; pair < 16; pair += 2) expect([outcomes[pair], outcomes[pair + 1]].sort()).toEqual(['400 segment_reference_cycle', 'saved']);
+    });
+
     it('409 segment_name_taken on a duplicate name in any case, on create and on update', async () => {
       await createSegment('Unique segment');
       const dup = await h.as().post('/v1/segments').send({ name: 'UNIQUE SEGMENT', definition: EVERYONE }).expect(409);

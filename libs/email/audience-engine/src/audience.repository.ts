@@ -36,13 +36,19 @@ export class AudienceRepository {
   /**
    * Reads what the definition references (custom field types, nested segments) in the workspace and compiles it;
    * an invalid condition, a cycle back to `currentSegmentId` or nesting deeper than five levels is a 400 here.
+   * A caller inside a transaction passes it as `db`, so the reads use its connection rather than wait for another.
    */
-  async compile(workspaceId: WorkspaceId, definition: AudienceDefinition, currentSegmentId: string | null = null): Promise<CompiledAudience> {
-    const segments = await this.segmentsReachedBy(workspaceId, definition);
+  async compile(
+    workspaceId: WorkspaceId,
+    definition: AudienceDefinition,
+    currentSegmentId: string | null = null,
+    db: Prisma.TransactionClient = this.prisma,
+  ): Promise<CompiledAudience> {
+    const segments = await this.segmentsReachedBy(db, workspaceId, definition);
     const fieldIds = [...new Set([definition, ...segments.values()].flatMap(customFieldIdsOf))];
     // Through the client, not raw SQL: it maps the stored enum labels ("Multi Select") to the type's names.
     const fields = fieldIds.length
-      ? await this.prisma.customField.findMany({ where: { workspace_id: workspaceId, id: { in: fieldIds } }, select: { id: true, type: true } })
+      ? await db.customField.findMany({ where: { workspace_id: workspaceId, id: { in: fieldIds } }, select: { id: true, type: true } })
       : [];
     const today = this.clock.now().toISOString().slice(0, 10);
     const predicate = compileAudience(definition, {
@@ -78,11 +84,15 @@ export class AudienceRepository {
    * The stored definitions of the workspace's segments reachable through segment conditions, one query per level;
    * reading stops one level past the deepest nesting allowed, since the compiler refuses anything deeper.
    */
-  private async segmentsReachedBy(workspaceId: WorkspaceId, definition: AudienceDefinition): Promise<Map<string, AudienceDefinition>> {
+  private async segmentsReachedBy(
+    db: Prisma.TransactionClient,
+    workspaceId: WorkspaceId,
+    definition: AudienceDefinition,
+  ): Promise<Map<string, AudienceDefinition>> {
     const reached = new Map<string, AudienceDefinition>();
     let wanted = segmentIdsOf(definition);
     for (let level = 0; wanted.length && level <= MAX_SEGMENT_DEPTH; level++) {
-      const rows = await this.prisma.segment.findMany({ where: { workspace_id: workspaceId, id: { in: wanted } }, select: { id: true, definition: true } });
+      const rows = await db.segment.findMany({ where: { workspace_id: workspaceId, id: { in: wanted } }, select: { id: true, definition: true } });
       for (const row of rows) reached.set(row.id, parseAudienceDefinition(row.definition));
       wanted = [...new Set(rows.flatMap((row) => segmentIdsOf(reached.get(row.id)!)))].filter((id) => !reached.has(id));
     }

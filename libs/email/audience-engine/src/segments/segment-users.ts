@@ -1,3 +1,4 @@
+import type { Prisma } from '@email/data-access';
 import type { WorkspaceId } from '@shared/core';
 
 /** Something that uses a saved segment, so the segment cannot be deleted while it does. */
@@ -9,7 +10,8 @@ export interface SegmentUse {
 
 /** One kind of record that can use segments; each feature that stores segment ids registers one. */
 export interface SegmentUser {
-  usesOf(workspaceId: WorkspaceId, segmentId: string): Promise<SegmentUse[]>;
+  /** Called inside the deleting transaction: read through `tx`, whose connection holds the workspace's segment lock. */
+  usesOf(workspaceId: WorkspaceId, segmentId: string, tx: Prisma.TransactionClient): Promise<SegmentUse[]>;
 }
 
 /** The registered SegmentUsers (today: other segments; broadcasts, sequences and automations add theirs). */

@@ -52,8 +52,8 @@ export class SegmentRepository implements SegmentUser {
     });
   }
 
-  find(workspaceId: WorkspaceId, id: string): Promise<Segment | null> {
-    return this.prisma.segment.findFirst({ where: { workspace_id: workspaceId, id } });
+  find(workspaceId: WorkspaceId, id: string, db: SegmentTx = this.prisma): Promise<Segment | null> {
+    return db.segment.findFirst({ where: { workspace_id: workspaceId, id } });
   }
 
   /**
@@ -105,8 +105,8 @@ export class SegmentRepository implements SegmentUser {
   }
 
   /** Other segments whose definitions reference this one. */
-  async usesOf(workspaceId: WorkspaceId, segmentId: string): Promise<SegmentUse[]> {
-    const rows = await this.prisma.segment.findMany({
+  async usesOf(workspaceId: WorkspaceId, segmentId: string, tx: SegmentTx): Promise<SegmentUse[]> {
+    const rows = await tx.segment.findMany({
       where: { workspace_id: workspaceId, referenced_segment_ids: { has: segmentId } },
       select: { id: true, name: true },
       orderBy: { id: 'asc' },

@@ -86,7 +86,7 @@ export class SegmentService {
     const id = this.ids.newId('seg');
     const definition = parseAudienceDefinition(input.definition);
     const segment = await this.segments.locked(workspaceId, async (tx) => {
-      await this.audience.compile(workspaceId, definition, id);
+      await this.audience.compile(workspaceId, definition, id, tx);
       const data = { name: input.name, description: input.description ?? null, definition, referencedSegmentIds: segmentIdsOf(definition) };
       return this.segments.create(tx, workspaceId, id, data);
     });
@@ -103,7 +103,7 @@ export class SegmentService {
       data.referencedSegmentIds = segmentIdsOf(data.definition);
     }
     const segment = await this.segments.locked(workspaceId, async (tx) => {
-      if (data.definition) await this.audience.compile(workspaceId, data.definition, id);
+      if (data.definition) await this.audience.compile(workspaceId, data.definition, id, tx);
       return this.segments.update(tx, workspaceId, id, data);
     });
     if (!segment) throw EmailErrors.notFound('segment', id);
@@ -113,8 +113,8 @@ export class SegmentService {
   /** Refused with 409 while anything uses the segment; the lock keeps a reference from being saved meanwhile. */
   async delete(workspaceId: WorkspaceId, id: string): Promise<void> {
     const deleted = await this.segments.locked(workspaceId, async (tx: SegmentTx) => {
-      if (!(await this.segments.find(workspaceId, id))) return false;
-      const uses = (await Promise.all(this.users.map((user) => user.usesOf(workspaceId, id)))).flat();
+      if (!(await this.segments.find(workspaceId, id, tx))) return false;
+      const uses = (await Promise.all(this.users.map((user) => user.usesOf(workspaceId, id, tx)))).flat();
       if (uses.length) {
         const names = uses.map((use) => `${use.type} "${use.name}"`).join(', ');
         throw EmailErrors.fail('segment_in_use', `The segment is used by ${names}; remove it there first.`, { extra: { used_by: uses } });
