@@ -1,4 +1,4 @@
-import type { PoolClient } from 'pg';
+import type { PoolClient, QueryConfig } from 'pg';
 import { Prisma } from '@email/data-access';
 import type { OutboxTransaction } from '@email/events';
 
@@ -13,9 +13,23 @@ export interface SqlTransaction extends OutboxTransaction {
 
 type OutboxInsert = { data: { id: string; workspace_id: string; type: string; payload: unknown } };
 
+/** Statement names by text, the same in every connection of this process; bounded, past which statements go out unnamed. */
+const statementNames = new Map<string, string>();
+const MAX_NAMED_STATEMENTS = 500;
+
+/**
+ * The statement as a named one, so each connection parses and plans its text once rather than on every call (the
+ * writes' statements are few and fixed, their values all bind parameters).
+ */
+export function namedStatement(text: string, values: unknown[]): QueryConfig {
+  let name = statementNames.get(text);
+  if (name === undefined && statementNames.size < MAX_NAMED_STATEMENTS) statementNames.set(text, (name = `audience_${statementNames.size + 1}`));
+  return { name, text, values };
+}
+
 /**
  * A transaction on one plain node-postgres connection: each statement is a single round trip, without
- * Prisma's per-query engine work, which is most of a subscriber write's cost.
+ * Prisma's per-query engine work, which is most of a subscriber write's cost, and named (prepared once per connection).
  */
 export class PgTransaction implements SqlTransaction {
   constructor(private readonly client: PoolClient) {}
@@ -37,6 +51,6 @@ export class PgTransaction implements SqlTransaction {
 
   private run(query: TemplateStringsArray, values: unknown[]) {
     const statement = Prisma.sql(query, ...(values as Prisma.Sql[]));
-    return this.client.query(statement.text, statement.values);
+    return this.client.query(namedStatement(statement.text, statement.values));
   }
 }
