@@ -150,10 +150,10 @@ export class SubscriberRepository implements SubscriberStore {
     return row;
   }
 
+  /** The subscriber's document; in a transaction, read in the same statement as the writes it deferred (see PgTransaction). */
   async view(workspaceId: WorkspaceId, id: string, db: Db = this.prisma): Promise<SubscriberDto | undefined> {
-    const rows = await db.$queryRaw<
-      Array<{ doc: string }>
-    >`SELECT ${DOCUMENT} AS doc FROM subscribers s WHERE s.workspace_id = ${workspaceId} AND s.id = ${id}`;
+    const query = Prisma.sql`SELECT ${DOCUMENT} AS doc FROM subscribers s WHERE s.workspace_id = ${workspaceId} AND s.id = ${id}`;
+    const rows = db instanceof PgTransaction ? await db.queryWithDeferred<{ doc: string }>(query) : await db.$queryRaw<Array<{ doc: string }>>`${query}`;
     return rows[0] && (JSON.parse(rows[0].doc) as SubscriberDto);
   }
 
@@ -231,17 +231,20 @@ export class SubscriberRepository implements SubscriberStore {
 
   /**
    * Moves tag counters in the same transaction as the membership change. Many writers tag with the same
-   * tag, so call this last, right before commit: the row lock is then held only for the commit. The rows are
+   * tag, so call this last, right before the final read (or commit): the update is deferred into that last
+   * statement (see PgTransaction), so the row lock is held only for that statement and the commit. The rows are
    * locked in id order, so writers moving several counters at once cannot deadlock each other. Locking and
    * updating are two statements: in one, the UPDATE re-locks a row a concurrent writer changed after the
    * statement's snapshot and queues behind the waiters for that row, which wait for this transaction (a deadlock).
-   * One counter needs no ordering, so it is moved in one statement: one round trip less while its lock is held.
+   * One counter needs no ordering, so it is moved by the deferred update alone.
    */
   async bumpTagCounts(workspaceId: WorkspaceId, tx: Tx, tagIds: string[], delta: 1 | -1): Promise<void> {
     if (!tagIds.length) return;
     if (tagIds.length > 1)
       await tx.$queryRaw`SELECT id FROM tags WHERE workspace_id = ${workspaceId} AND id = ANY(${tagIds}::text[]) ORDER BY id FOR NO KEY UPDATE`;
-    await tx.$executeRaw`UPDATE tags SET subscriber_count = subscriber_count + ${delta} WHERE workspace_id = ${workspaceId} AND id = ANY(${tagIds}::text[])`;
+    const bump = Prisma.sql`UPDATE tags SET subscriber_count = subscriber_count + ${delta} WHERE workspace_id = ${workspaceId} AND id = ANY(${tagIds}::text[])`;
+    if (tx instanceof PgTransaction) tx.defer(bump);
+    else await tx.$executeRaw`${bump}`;
   }
 
   /** Enrolls (or re-activates) the subscriber in each sequence; returns how many changed. */
@@ -297,8 +300,13 @@ export class SubscriberRepository implements SubscriberStore {
     });
   }
 
-  /** One transaction on a plain pg connection: its statements go out as they are, one round trip each. */
+  /** One transaction on a plain pg connection: one round trip per statement, deferred writes sent at the latest before commit. */
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.sql.transaction((client) => work(new PgTransaction(client)));
+    return this.sql.transaction(async (client) => {
+      const tx = new PgTransaction(client);
+      const result = await work(tx);
+      await tx.flush();
+      return result;
+    });
   }
 }

@@ -130,8 +130,9 @@ export class SubscriberService {
         await this.outbox.record(workspaceId, tx, 'subscriber.created', { subscriber: { id: saved.id }, status: status ?? 'Active' });
       }
       if (input.consent_evidence) await this.recordConsent(workspaceId, tx, saved.id, input.consent_evidence, now);
-      const subscriber = (await this.repository.view(workspaceId, saved.id, tx))!;
+      // The counters move last: in the statement that reads the document, right before commit (see bumpTagCounts).
       await this.repository.bumpTagCounts(workspaceId, tx, addedTags, 1);
+      const subscriber = (await this.repository.view(workspaceId, saved.id, tx))!;
       return { created: saved.created, subscriber };
     });
   }
@@ -199,7 +200,7 @@ export class SubscriberService {
 
   /**
    * Applies one idempotent membership change; an unchanged subscriber is returned as it is. `change`
-   * says whether anything changed, and for tags which counter moves (last, right before commit).
+   * says whether anything changed, and for tags which counter moves (last, with the final read, right before commit).
    */
   private changeMembership(
     workspaceId: WorkspaceId,
@@ -215,9 +216,8 @@ export class SubscriberService {
         await this.repository.touch(workspaceId, tx, id, now);
         await this.outbox.record(workspaceId, tx, 'subscriber.updated', { subscriber: { id }, changed_fields: [field] });
       }
-      const subscriber = (await this.repository.view(workspaceId, id, tx))!;
       if (typeof changed === 'object') await this.repository.bumpTagCounts(workspaceId, tx, [changed.tagId], changed.delta);
-      return subscriber;
+      return (await this.repository.view(workspaceId, id, tx))!;
     });
   }
 
