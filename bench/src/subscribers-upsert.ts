@@ -17,7 +17,8 @@ const USAGE = `subscribers-upsert [--existing 100000] [--connections 32] [--dura
   POST /v1/subscribers against the built email-api (RATE_LIMIT_REQUESTS=0): every body sets a custom
   field value (a Text field created first) and one tag; even requests create a new subscriber (a unique
   new email, 201), odd ones upsert one of the <existing> seeded subscribers (each in turn, 200).
-  Afterwards it checks that the tag's subscriber_count equals the number of subscriber_tags rows.
+  Afterwards it checks that the tag's subscriber_count (the tag row's base plus its count shards) equals the number
+  of subscriber_tags rows.
   --existing      subscribers seeded into the workspace before the run (the "existing" half draws on them)
   --tag-via       existing_tag_ids: the tag is created first and sent by id (default);
                   new_tags: sent by name, so the first request creates it and the others find it;
@@ -162,7 +163,7 @@ async function run(args: string[]): Promise<void> {
           with_value: string;
           created: string;
         }>(
-          `SELECT (SELECT subscriber_count FROM tags WHERE id = $1) AS counter,
+          `SELECT (SELECT subscriber_count + COALESCE((SELECT sum(delta) FROM tag_count_shards WHERE tag_id = $1), 0) FROM tags WHERE id = $1)::int AS counter,
                   (SELECT count(*) FROM subscriber_tags WHERE tag_id = $1) AS tagged,
                   (SELECT count(*) FROM subscriber_tags st JOIN subscribers s ON s.id = st.subscriber_id
                     WHERE st.tag_id = $1 AND s.email LIKE 'new-%') AS tagged_new,

@@ -32,13 +32,18 @@ describe('email-api: concurrent subscriber upserts', () => {
     const missingTags = answers.filter((a) => a.status === 201 && a.body.data.tags.length !== names.length).length;
     const tags = await prisma.tag.findMany({
       where: { workspace_id: h.workspaceId, name: { in: names } },
-      include: { _count: { select: { subscribers: true } } },
+      include: { _count: { select: { subscribers: true } }, count_shards: true },
     });
     return {
       statuses: [...new Set(statuses)],
       missingTags,
       tags: tags
-        .map((t) => ({ name: t.name, memberships: t._count.subscribers, subscriber_count: t.subscriber_count }))
+        // The exact count: the tag row's base plus its count shards.
+        .map((t) => ({
+          name: t.name,
+          memberships: t._count.subscribers,
+          subscriber_count: t.count_shards.reduce((sum, s) => sum + s.delta, t.subscriber_count),
+        }))
         .sort((a, b) => a.name.localeCompare(b.name)),
       expectedTags: names.map((name) => ({ name, memberships: PARALLEL, subscriber_count: PARALLEL })),
     };

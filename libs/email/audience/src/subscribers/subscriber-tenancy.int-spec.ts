@@ -1,5 +1,6 @@
 import type { WorkspaceId } from '@shared/core';
 import { useEmailDatabase, WORKSPACE_A, WORKSPACE_B } from '../testing/email-database.fixture';
+import { withExactCount } from '../tags/tag-counts';
 import { SubscriberRepository } from './subscriber.repository';
 
 /** The time the repositories are given as now. */
@@ -41,7 +42,9 @@ describe('SubscriberRepository tenancy (real PostgreSQL)', () => {
         select: { sequence_id: true, state: true },
         orderBy: { sequence_id: 'asc' },
       }),
-      counters: await prisma.tag.findMany({ where: { workspace_id: WORKSPACE_A }, select: { id: true, subscriber_count: true }, orderBy: { id: 'asc' } }),
+      counters: (await prisma.tag.findMany({ where: { workspace_id: WORKSPACE_A }, include: { count_shards: true }, orderBy: { id: 'asc' } }))
+        .map(withExactCount)
+        .map(({ id, subscriber_count }) => ({ id, subscriber_count })),
       consents: await prisma.consentRecord.count({ where: { subscriber_id: 'sub_a1' } }),
     };
   }

@@ -1,5 +1,6 @@
 import { trustedWorkspaceId } from '@shared/core';
 import { gate, lockWaiters, rowLockFree, useEmailDatabase } from '../testing/email-database.fixture';
+import { TAG_COUNT_SHARDS, withExactCount } from '../tags/tag-counts';
 import { SubscriberRepository } from './subscriber.repository';
 
 /** The time the repositories are given as now. */
@@ -197,9 +198,9 @@ describe('SubscriberRepository writes (real PostgreSQL)', () => {
     async function counts(round: number) {
       const prisma = database.prisma();
       const ids = [tag(round, 1), tag(round, 2)];
-      const tags = await prisma.tag.findMany({ where: { id: { in: ids } }, orderBy: { id: 'asc' }, select: { subscriber_count: true } });
+      const tags = await prisma.tag.findMany({ where: { id: { in: ids } }, orderBy: { id: 'asc' }, include: { count_shards: true } });
       const memberships = await Promise.all(ids.map((id) => prisma.subscriberTag.count({ where: { tag_id: id } })));
-      return { counters: tags.map((row) => row.subscriber_count), memberships };
+      return { counters: tags.map((row) => withExactCount(row).subscriber_count), memberships };
     }
 
     /** What the service does: change memberships, then move the counters of what really changed. */
@@ -210,14 +211,21 @@ describe('SubscriberRepository writes (real PostgreSQL)', () => {
         if (await repository.removeTag(WORKSPACE, tx, subscriberId, tagId)) await repository.bumpTagCounts(WORKSPACE, tx, [tagId], -1);
       });
 
-    /** Eight writers queued behind a first one that holds both counters, released together. */
+    /**
+     * Eight writers queued behind a first one that holds every count shard of both tags (whichever shard a writer
+     * picks, it waits), released together: writers then meet on shards in every combination the random picks give.
+     */
     async function concurrentRound(round: number): Promise<void> {
       await seed(round);
       const [c1, c2] = [tag(round, 1), tag(round, 2)];
+      await database.prisma().tagCountShard.createMany({
+        data: [c1, c2].flatMap((tagId) => Array.from({ length: TAG_COUNT_SHARDS }, (_, shard) => ({ tag_id: tagId, shard, workspace_id: WORKSPACE }))),
+      });
       const bumped = gate();
       const commit = gate();
       const first = repository.transaction(async (tx) => {
         await repository.bumpTagCounts(WORKSPACE, tx, await repository.addTags(WORKSPACE, tx, subscriber(round, 7), [c1, c2]), 1);
+        await tx.$queryRaw`SELECT 1 FROM tag_count_shards WHERE tag_id IN (${c1}, ${c2}) ORDER BY tag_id, shard FOR UPDATE`;
         bumped.release();
         await commit.hold;
       });

@@ -8,6 +8,7 @@ import { WorkspaceId } from '@shared/core';
 import { isUniqueViolation } from '@shared/errors';
 import { KeysetPage } from '@shared/pagination';
 import { PgTransaction, SqlTransaction } from '../common/sql-transaction';
+import { tagCountChange } from '../tags/tag-counts';
 import type { SubscriberDto } from './subscriber.dto';
 import type {
   LockedSubscriber,
@@ -230,21 +231,16 @@ export class SubscriberRepository implements SubscriberStore {
   }
 
   /**
-   * Moves tag counters in the same transaction as the membership change. Many writers tag with the same
-   * tag, so call this last, right before the final read (or commit): the update is deferred into that last
-   * statement (see PgTransaction), so the row lock is held only for that statement and the commit. The rows are
-   * locked in id order, so writers moving several counters at once cannot deadlock each other. Locking and
-   * updating are two statements: in one, the UPDATE re-locks a row a concurrent writer changed after the
-   * statement's snapshot and queues behind the waiters for that row, which wait for this transaction (a deadlock).
-   * One counter needs no ordering, so it is moved by the deferred update alone.
+   * Moves tag counters in the same transaction as the membership change: one random shard of each tag (see
+   * tagCountChange), so concurrent writers of a tag rarely wait on each other. Call it last, right before the final
+   * read (or commit): the change is deferred into that last statement (see PgTransaction), so a shard's row lock is
+   * held only for that statement and the commit.
    */
   async bumpTagCounts(workspaceId: WorkspaceId, tx: Tx, tagIds: string[], delta: 1 | -1): Promise<void> {
     if (!tagIds.length) return;
-    if (tagIds.length > 1)
-      await tx.$queryRaw`SELECT id FROM tags WHERE workspace_id = ${workspaceId} AND id = ANY(${tagIds}::text[]) ORDER BY id FOR NO KEY UPDATE`;
-    const bump = Prisma.sql`UPDATE tags SET subscriber_count = subscriber_count + ${delta} WHERE workspace_id = ${workspaceId} AND id = ANY(${tagIds}::text[])`;
-    if (tx instanceof PgTransaction) tx.defer(bump);
-    else await tx.$executeRaw`${bump}`;
+    const change = tagCountChange(workspaceId, tagIds, delta);
+    if (tx instanceof PgTransaction) tx.defer(change);
+    else await tx.$executeRaw`${change}`;
   }
 
   /** Enrolls (or re-activates) the subscriber in each sequence; returns how many changed. */

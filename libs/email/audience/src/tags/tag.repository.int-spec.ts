@@ -1,6 +1,7 @@
 import { Prisma } from '@email/data-access';
 import { trustedWorkspaceId, WorkspaceId } from '@shared/core';
 import { gate, lockWaiters, rowLockFree, useEmailDatabase, WORKSPACE_A, WORKSPACE_B } from '../testing/email-database.fixture';
+import { tagCountChange } from './tag-counts';
 import { TagRepository } from './tag.repository';
 
 /** The time the repositories are given as now. */
@@ -152,6 +153,39 @@ describe('TagRepository (real PostgreSQL)', () => {
   });
 
   /** A's tag is reached only through A: B's id reads nothing and changes nothing, even given A's tag id. */
+  describe('exact subscriber counts (the tag row plus its count shards)', () => {
+    const COUNTED = trustedWorkspaceId('wsp_counted');
+    const change = (workspace: WorkspaceId, ids: string[], delta: 1 | -1, shard: number) =>
+      transaction((tx) => tx.$executeRaw`${tagCountChange(workspace, ids, delta, shard)}`);
+    const shardRows = (tagId: string) => database.prisma().tagCountShard.findMany({ where: { tag_id: tagId }, orderBy: { shard: 'asc' } });
+
+    it('find, list and update answer the base plus every shard; changes add to their shard', async () => {
+      await database.prisma().workspace.create({ data: { id: COUNTED, name: COUNTED } });
+      await repository.create(COUNTED, { id: 'tag_counted', name: 'Counted', description: null });
+      await database.prisma().tag.update({ where: { id: 'tag_counted' }, data: { subscriber_count: 10 } });
+      expect(await change(COUNTED, ['tag_counted'], 1, 3)).toBe(1);
+      await change(COUNTED, ['tag_counted'], 1, 3);
+      await change(COUNTED, ['tag_counted'], 1, 5);
+      await change(COUNTED, ['tag_counted'], -1, 7);
+      expect((await shardRows('tag_counted')).map(({ shard, delta }) => [shard, delta])).toEqual([
+        [3, 2],
+        [5, 1],
+        [7, -1],
+      ]);
+      expect((await repository.find(COUNTED, 'tag_counted'))?.subscriber_count).toBe(12);
+      expect((await repository.list(COUNTED, { limit: 10 })).map((tag) => tag.subscriber_count)).toEqual([12]);
+      expect((await repository.update(COUNTED, 'tag_counted', { description: 'x' }))?.subscriber_count).toBe(12);
+    });
+
+    it("a change naming another workspace's tag or a deleted tag writes nothing; deleting a tag deletes its shards", async () => {
+      expect(await change(WORKSPACE_B, ['tag_counted'], 1, 1)).toBe(0);
+      expect(await repository.delete(COUNTED, 'tag_counted')).toBe(true);
+      expect(await shardRows('tag_counted')).toEqual([]);
+      expect(await change(COUNTED, ['tag_counted'], 1, 1)).toBe(0);
+      expect(await shardRows('tag_counted')).toEqual([]);
+    });
+  });
+
   describe('tenancy', () => {
     beforeAll(async () => {
       await repository.create(WORKSPACE_A, { id: 'tag_a', name: 'Shared name', description: 'A' });

@@ -6,6 +6,7 @@ import { KeysetPage, keysetWhere } from '@shared/pagination';
 import { EmailErrors } from '@email/contracts';
 import { SqlTransaction } from '../common/sql-transaction';
 import { gdprPurposeOf } from './gdpr-tags';
+import { shardDeltas, TagWithShards, withExactCount } from './tag-counts';
 
 export const tagKey = (name: string) => name.trim().toLowerCase();
 
@@ -18,20 +19,27 @@ function nameTakenOn(error: unknown): never {
 export class TagRepository {
   constructor(private readonly prisma: EmailPrisma) {}
 
-  list(workspaceId: WorkspaceId, page: KeysetPage, search?: string): Promise<Tag[]> {
-    return this.prisma.tag.findMany({
+  /** Tags read here carry their exact subscriber_count (the row's base plus its count shards, read together). */
+  async list(workspaceId: WorkspaceId, page: KeysetPage, search?: string): Promise<Tag[]> {
+    const tags: TagWithShards[] = await this.prisma.tag.findMany({
       where: {
         workspace_id: workspaceId,
         ...(search ? { name: { contains: search, mode: 'insensitive' } } : {}),
         ...keysetWhere(page),
       },
+      include: { count_shards: shardDeltas(workspaceId) },
       orderBy: [{ created_at: 'desc' }, { id: 'desc' }],
       take: page.limit + 1,
     });
+    return tags.map(withExactCount);
   }
 
-  find(workspaceId: WorkspaceId, id: string): Promise<Tag | null> {
-    return this.prisma.tag.findFirst({ where: { workspace_id: workspaceId, id } });
+  async find(workspaceId: WorkspaceId, id: string): Promise<Tag | null> {
+    const tag: TagWithShards | null = await this.prisma.tag.findFirst({
+      where: { workspace_id: workspaceId, id },
+      include: { count_shards: shardDeltas(workspaceId) },
+    });
+    return tag && withExactCount(tag);
   }
 
   /** Creates the tag; a name another tag has (in any case) fails on the unique (workspace_id, name_key). */
@@ -49,7 +57,9 @@ export class TagRepository {
       .update({
         where: { id, workspace_id: workspaceId },
         data: { ...data, ...(name ? { name, name_key: tagKey(name), gdpr_consent_purpose: gdprPurposeOf(name) } : {}) },
+        include: { count_shards: shardDeltas(workspaceId) },
       })
+      .then(withExactCount)
       .catch((error: unknown) => (isRecordGone(error) ? null : nameTakenOn(error)));
   }
 
