@@ -65,6 +65,9 @@ const DOCUMENT = document(
   Prisma.sql`(SELECT ${SEQUENCE_LIST} FROM sequence_enrollments e WHERE e.subscriber_id = s.id AND e.state = 'active')`,
 );
 
+/** A page row's document, its tags and sequences from the page's aggregates (built once: the fragment never changes). */
+const PAGE_DOCUMENT = document(Prisma.sql`tl.tags`, Prisma.sql`sl.sequence_ids`);
+
 function conditions(workspaceId: WorkspaceId, filter: SubscriberFilter): Prisma.Sql[] {
   const where = [Prisma.sql`s.workspace_id = ${workspaceId}`];
   if (filter.email) where.push(Prisma.sql`s.email = ${filter.email}`);
@@ -111,17 +114,25 @@ function subscriberPageQuery(workspaceId: WorkspaceId, filter: SubscriberFilter,
       WHERE e.workspace_id = ${workspaceId} AND e.state = 'active' AND e.subscriber_id IN (SELECT id FROM shown)
       GROUP BY e.subscriber_id
     )
-    SELECT '[' || COALESCE(string_agg(${document(Prisma.sql`tl.tags`, Prisma.sql`sl.sequence_ids`)}, ', ' ORDER BY s.rn) FILTER (WHERE s.rn <= ${limit}), '') || ']' AS data,
+    SELECT '[' || COALESCE(string_agg(${PAGE_DOCUMENT}, ', ' ORDER BY s.rn) FILTER (WHERE s.rn <= ${limit}), '') || ']' AS data,
            count(*)::int AS fetched,
            max(${iso(Prisma.sql`s.created_at`)}) FILTER (WHERE s.rn = ${limit}) AS last_created_at,
            max(s.id) FILTER (WHERE s.rn = ${limit}) AS last_id
     FROM page s LEFT JOIN tag_lists tl ON tl.subscriber_id = s.id LEFT JOIN sequence_lists sl ON sl.subscriber_id = s.id`;
 }
 
+/** Page statement names by text (one per filter shape and limit), so most requests skip hashing the text. */
+const pageStatementNames = new Map<string, string>();
+const MAX_REMEMBERED_PAGE_NAMES = 1000;
+
 /** The page statement as a named one, prepared once per connection: the name follows the text (filters and limit). */
 export function subscriberPageStatement(workspaceId: WorkspaceId, filter: SubscriberFilter, page: KeysetPage): QueryConfig {
   const query = subscriberPageQuery(workspaceId, filter, page);
-  const name = `subscriber_page_${createHash('sha1').update(query.text).digest('hex').slice(0, 20)}`;
+  let name = pageStatementNames.get(query.text);
+  if (name === undefined) {
+    name = `subscriber_page_${createHash('sha1').update(query.text).digest('hex').slice(0, 20)}`;
+    if (pageStatementNames.size < MAX_REMEMBERED_PAGE_NAMES) pageStatementNames.set(query.text, name);
+  }
   return { name, text: query.text, values: query.values };
 }
 
