@@ -17,7 +17,7 @@ const WORKSPACE_NAME = 'Bench subscribers-list';
 
 const USAGE = `subscribers-list [--count 1000000] [--page 5000] [--limit 100] [--connections 32] [--duration 10] [--warmup 3]
        [--rounds 1] [--prewarm 10] [--targets app,bare] [--database-url URL --workspace wsp_...] [--keep-db]
-       [--cpu-prof-dir DIR] [--cpu-prof-interval-us 250]
+       [--cpu-prof-dir DIR] [--cpu-prof-interval-us 250] [--rate-limit-requests 0]
   GET /v1/subscribers?limit=<limit> (page 1) and the same with starting_after = the cursor of row
   page×limit in newest-first order (next_cursor of page <page>), on a workspace of <count> seeded
   subscribers, against the built email-api and against a bare Fastify server running the same
@@ -31,6 +31,8 @@ const USAGE = `subscribers-list [--count 1000000] [--page 5000] [--limit 100] [-
   --prewarm       seconds of unmeasured load per server and request before the first round (default 10;
                   a fresh server needs more than one --warmup to reach steady state)
   --targets       app, bare or both (default app,bare)
+  --rate-limit-requests  the app's RATE_LIMIT_REQUESTS (default 0: limit off; e.g. 10000000 keeps the
+                  limit's Redis round trip without ever refusing); the bare server has no limit
   --cpu-prof-dir  profile each measured phase of each server (sampling profiler switched on after the
                   warm-up), keep the .cpuprofile files there and print where the time went`;
 
@@ -99,7 +101,10 @@ async function run(args: string[]): Promise<void> {
     'keep-db': { type: 'boolean' },
     'cpu-prof-dir': { type: 'string' },
     'cpu-prof-interval-us': { type: 'string' },
+    'rate-limit-requests': { type: 'string' },
   });
+  // 0 turns the per-key limit off; a large limit keeps it on (a Redis round trip per request) without ever refusing.
+  const rateLimitRequests = intOption(o['rate-limit-requests'], 'rate-limit-requests', 0, 0, 10_000_000);
   const count = intOption(o.count, 'count', 1_000_000, 1, 100_000_000);
   const limit = intOption(o.limit, 'limit', 100, 1, 100);
   const pageNumber = intOption(o.page, 'page', 5000, 2);
@@ -156,7 +161,7 @@ async function run(args: string[]): Promise<void> {
         env: {
           EMAIL_DATABASE_URL: database.url,
           CURSOR_SECRET: secret,
-          RATE_LIMIT_REQUESTS: '0',
+          RATE_LIMIT_REQUESTS: String(rateLimitRequests),
           LOG_LEVEL: 'silent',
           ...(key === 'bare' ? { BENCH_WORKSPACE_ID: workspaceId } : {}),
           ...(wrap?.env ?? {}),
@@ -233,6 +238,7 @@ async function run(args: string[]): Promise<void> {
             request: request.key,
             path: request.path.replace(/starting_after=[^&]+/, 'starting_after=…'),
             rows: count,
+            rate_limit_requests: target.key === 'app' ? rateLimitRequests : null,
             round: round_,
             connections,
             duration_s: duration,
@@ -256,7 +262,13 @@ async function run(args: string[]): Promise<void> {
     };
     const [first, deep] = requests.map((r) => r.key);
     const ratio = (a?: number, b?: number) => (a !== undefined && b ? round(a / b, 3) : undefined);
-    const summary: Record<string, unknown> = { bench: 'subscribers-list', summary: `medians of ${rounds} round(s)`, rows: count, connections };
+    const summary: Record<string, unknown> = {
+      bench: 'subscribers-list',
+      summary: `medians of ${rounds} round(s)`,
+      rows: count,
+      connections,
+      rate_limit_requests: rateLimitRequests,
+    };
     for (const target of targets) {
       const name = target.key;
       summary[`${name}_page1_req_per_s`] = med(name, first, 'req_per_s');

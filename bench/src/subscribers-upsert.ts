@@ -14,7 +14,8 @@ type TagVia = 'existing_tag_ids' | 'new_tags' | 'none';
 
 const USAGE = `subscribers-upsert [--existing 100000] [--connections 32] [--duration 10] [--warmup 3]
        [--tag-via existing_tag_ids|new_tags|none] [--database-url URL] [--keep-db] [--cpu-prof-dir DIR] [--cpu-prof-interval-us 250]
-  POST /v1/subscribers against the built email-api (RATE_LIMIT_REQUESTS=0): every body sets a custom
+       [--rate-limit-requests 0]
+  POST /v1/subscribers against the built email-api (RATE_LIMIT_REQUESTS=0 unless --rate-limit-requests): every body sets a custom
   field value (a Text field created first) and one tag; even requests create a new subscriber (a unique
   new email, 201), odd ones upsert one of the <existing> seeded subscribers (each in turn, 200).
   Afterwards it checks that the tag's subscriber_count (the tag row's base plus its count shards) equals the number
@@ -25,6 +26,8 @@ const USAGE = `subscribers-upsert [--existing 100000] [--connections 32] [--dura
                   none: no tag (a diagnostic: the same upsert without the shared tag counter row)
   --database-url  a migrated email database (default: ${DATABASE}, created, migrated and dropped
                   afterwards unless --keep-db); each run uses a workspace of its own
+  --rate-limit-requests  the app's RATE_LIMIT_REQUESTS (default 0: limit off; e.g. 10000000 keeps the
+                  limit's Redis round trip without ever refusing)
   --cpu-prof-dir  profile the app during the measured phase and print where the time went`;
 
 async function run(args: string[]): Promise<void> {
@@ -38,7 +41,10 @@ async function run(args: string[]): Promise<void> {
     'keep-db': { type: 'boolean' },
     'cpu-prof-dir': { type: 'string' },
     'cpu-prof-interval-us': { type: 'string' },
+    'rate-limit-requests': { type: 'string' },
   });
+  // 0 turns the per-key limit off; a large limit keeps it on (a Redis round trip per request) without ever refusing.
+  const rateLimitRequests = intOption(o['rate-limit-requests'], 'rate-limit-requests', 0, 0, 10_000_000);
   const existingCount = intOption(o.existing, 'existing', 100_000, 1, 50_000_000);
   const connections = intOption(o.connections, 'connections', 32, 1, 10_000);
   const duration = intOption(o.duration, 'duration', 10, 1, 600);
@@ -66,7 +72,7 @@ async function run(args: string[]): Promise<void> {
     const wrap = o['cpu-prof-dir'] ? profiled(appEntry('email-api'), o['cpu-prof-dir'], `subscribers-upsert-${Date.now()}`, intervalUs) : undefined;
     app = await startApp(wrap?.entry ?? appEntry('email-api'), {
       port: await freePort(),
-      env: { EMAIL_DATABASE_URL: database.url, RATE_LIMIT_REQUESTS: '0', LOG_LEVEL: 'silent', ...(wrap?.env ?? {}) },
+      env: { EMAIL_DATABASE_URL: database.url, RATE_LIMIT_REQUESTS: String(rateLimitRequests), LOG_LEVEL: 'silent', ...(wrap?.env ?? {}) },
     });
     const profile = wrap ? new ProfileSwitch(app.pid, wrap.out) : undefined;
     const baseUrl = app.baseUrl;
@@ -136,6 +142,7 @@ async function run(args: string[]): Promise<void> {
       route: 'POST /v1/subscribers',
       tag_via: tagVia,
       existing_subscribers: existingCount,
+      rate_limit_requests: rateLimitRequests,
       connections,
       duration_s: duration,
       ...result,
