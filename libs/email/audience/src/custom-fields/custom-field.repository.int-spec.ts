@@ -17,7 +17,7 @@ describe('CustomFieldRepository (real PostgreSQL)', () => {
   let remove: (workspace: WorkspaceId, id: string) => Promise<boolean>;
 
   beforeAll(() => {
-    repository = new CustomFieldRepository(database.prisma());
+    repository = new CustomFieldRepository(database.prisma(), database.sql());
     remove = (workspace, id) => database.prisma().$transaction((tx) => repository.delete(workspace, id, tx));
   });
 
@@ -69,7 +69,17 @@ describe('CustomFieldRepository (real PostgreSQL)', () => {
     expect((await repository.list(LIST, { limit: 10 })).map((field) => field.id)).toEqual(['cf_new', 'cf_l3', 'cf_l2', 'cf_l1']);
     expect((await repository.list(LIST, { limit: 1, after: { created_at: at, id: 'cf_l3' } }, 'LABEL')).map((field) => field.id)).toEqual(['cf_l2', 'cf_l1']);
     expect((await repository.list(LIST, { limit: 10 }, 'newest')).map((field) => field.id)).toEqual(['cf_new']);
-    expect((await repository.findMany(LIST, ['cf_l1', 'cf_new', 'cf_unknown'])).map((field) => field.id).sort()).toEqual(['cf_l1', 'cf_new']);
+    expect((await repository.definitions(LIST, ['cf_l1', 'cf_new', 'cf_unknown'])).map((field) => field.id).sort()).toEqual(['cf_l1', 'cf_new']);
+  });
+
+  it('definitions name every type as the API does, with the options', async () => {
+    await repository.create(WORKSPACE, { id: 'cf_multi_def', label: 'Definition colours', type: 'Multi_Select', options: ['Red', 'Blue'] });
+    await repository.create(WORKSPACE, { id: 'cf_drop_def', label: 'Definition size', type: 'Select_Dropdown', options: ['S'] });
+    const found = await repository.definitions(WORKSPACE, ['cf_multi_def', 'cf_drop_def']);
+    expect(found.sort((a, b) => a.id.localeCompare(b.id))).toEqual([
+      { id: 'cf_drop_def', type: 'Select (Dropdown)', options: ['S'] },
+      { id: 'cf_multi_def', type: 'Multi Select', options: ['Red', 'Blue'] },
+    ]);
   });
 
   it('inUse says whether any subscriber of the workspace holds a value for the field', async () => {
@@ -106,7 +116,7 @@ describe('CustomFieldRepository (real PostgreSQL)', () => {
 
     it("reads nothing of A's through B", async () => {
       expect(await repository.find(WORKSPACE_B, 'cf_a')).toBeNull();
-      expect(await repository.findMany(WORKSPACE_B, ['cf_a'])).toEqual([]);
+      expect(await repository.definitions(WORKSPACE_B, ['cf_a'])).toEqual([]);
       expect((await repository.list(WORKSPACE_B, { limit: 10 })).map((field) => field.id)).toEqual(['cf_city_b']);
       expect(await repository.inUse(WORKSPACE_B, 'cf_city_b')).toBe(false);
     });

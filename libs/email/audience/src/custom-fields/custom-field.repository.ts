@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { CustomField, CustomFieldType, EmailPrisma, Prisma } from '@email/data-access';
+import { CustomField, CustomFieldType, EmailPrisma, EmailSql, Prisma } from '@email/data-access';
 import { EmailErrors } from '@email/contracts';
 import { WorkspaceId } from '@shared/core';
 import { isRecordGone, isUniqueViolation } from '@shared/errors';
 import { KeysetPage, keysetWhere } from '@shared/pagination';
+import type { FieldDefinition } from './custom-field-values';
 
 /** Labels are unique per workspace regardless of case. */
 const labelKey = (label: string) => label.toLowerCase();
@@ -17,7 +18,10 @@ function labelTakenOn(error: unknown): never {
 
 @Injectable()
 export class CustomFieldRepository {
-  constructor(private readonly prisma: EmailPrisma) {}
+  constructor(
+    private readonly prisma: EmailPrisma,
+    private readonly sql: EmailSql,
+  ) {}
 
   list(workspaceId: WorkspaceId, page: KeysetPage, search?: string): Promise<CustomField[]> {
     return this.prisma.customField.findMany({
@@ -35,8 +39,16 @@ export class CustomFieldRepository {
     return this.prisma.customField.findFirst({ where: { workspace_id: workspaceId, id } });
   }
 
-  findMany(workspaceId: WorkspaceId, ids: string[]): Promise<CustomField[]> {
-    return this.prisma.customField.findMany({ where: { workspace_id: workspaceId, id: { in: ids } } });
+  /**
+   * The workspace's fields among the ids, as subscriber writes validate values against them: on the plain pool (every
+   * upsert with custom fields asks), named so each connection plans it once. The stored enum labels are the API's names.
+   */
+  async definitions(workspaceId: WorkspaceId, ids: string[]): Promise<FieldDefinition[]> {
+    return this.sql.query<FieldDefinition>({
+      name: 'custom_field_definitions',
+      text: 'SELECT id, type::text AS type, options FROM custom_fields WHERE workspace_id = $1 AND id = ANY($2::text[])',
+      values: [workspaceId, ids],
+    });
   }
 
   /** Creates the field; a label another field has (in any case) fails on the unique (workspace_id, label_key). */

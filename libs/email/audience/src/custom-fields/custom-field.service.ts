@@ -84,8 +84,8 @@ export class CustomFieldService {
   /** The workspace's definitions for the given ids, for validating subscriber values. */
   async definitions(workspaceId: WorkspaceId, ids: string[]): Promise<Map<string, FieldDefinition>> {
     if (!ids.length) return new Map();
-    const fields = await this.repository.findMany(workspaceId, ids);
-    return new Map(fields.map((f) => [f.id, { id: f.id, type: toApiType(f.type), options: f.options }]));
+    const fields = await this.repository.definitions(workspaceId, ids);
+    return new Map(fields.map((field) => [field.id, field]));
   }
 
   private async require(workspaceId: WorkspaceId, id: string): Promise<CustomField> {

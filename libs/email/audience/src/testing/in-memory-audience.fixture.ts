@@ -4,6 +4,7 @@ import { Outbox } from '@email/events';
 import { Clock, IdGenerator, WorkspaceId } from '@shared/core';
 import type { CursorCodec } from '@shared/pagination';
 import { CustomFieldService } from '../custom-fields/custom-field.service';
+import { toApiType } from '../custom-fields/custom-field-types';
 import type { CustomFieldRepository } from '../custom-fields/custom-field.repository';
 import type { SubscriberDto } from '../subscribers/subscriber.dto';
 import { subscriberEmailTaken } from '../subscribers/subscriber.repository';
@@ -213,8 +214,11 @@ export class InMemoryAudience implements SubscriberStore {
   };
 
   /** CustomFieldRepository's part the subscriber writes read: field definitions by id, per workspace. */
-  readonly customFieldStore: Pick<CustomFieldRepository, 'findMany'> = {
-    findMany: async (workspaceId, ids) => this.state.customFields.filter((field) => field.workspace_id === workspaceId && ids.includes(field.id)),
+  readonly customFieldStore: Pick<CustomFieldRepository, 'definitions'> = {
+    definitions: async (workspaceId, ids) =>
+      this.state.customFields
+        .filter((field) => field.workspace_id === workspaceId && ids.includes(field.id))
+        .map((field) => ({ id: field.id, type: toApiType(field.type), options: field.options })),
   };
 
   // Seeding helpers: rows as a previous request would have left them.
