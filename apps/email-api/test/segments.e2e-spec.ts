@@ -187,6 +187,15 @@ describe('email-api: segments', () => {
       await h.as().delete(`/v1/custom-fields/${field.id}`).expect(204);
     });
 
+    it('refuses to delete a tag a segment has a condition on (409 naming the segment), and allows it once unused', async () => {
+      const tag = (await h.as().post('/v1/tags').send({ name: 'Segmented tag' }).expect(201)).body.data;
+      const segment = await createSegment('Tagged people', rule([{ id: 'tagged', field: 'tag', operator: 'has_none_of', value: ['tag_other', tag.id] }]));
+      const refused = await h.as().delete(`/v1/tags/${tag.id}`).expect(409);
+      expect(refused.body.error).toMatchObject({ code: 'tag_in_use', used_by: [{ type: 'segment', id: segment.id, name: 'Tagged people' }] });
+      await h.as().put(`/v1/segments/${segment.id}`).send({ definition: EVERYONE }).expect(200);
+      await h.as().delete(`/v1/tags/${tag.id}`).expect(204);
+    });
+
     it('refuses a definition leading back to the segment being saved or previewed', async () => {
       const a = await createSegment('Cycle A');
       const b = await createSegment('Cycle B', inSegment(a.id));

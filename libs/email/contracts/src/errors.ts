@@ -44,6 +44,10 @@ export const EMAIL_ERROR_CODES = defineErrorCodes({
   subscriber_exists: { type: 'conflict', description: 'A create-only upsert named an email the workspace already has.' },
   subscriber_email_taken: { type: 'conflict', description: 'Another subscriber of the workspace already has the new email.' },
   tag_name_taken: { type: 'conflict', description: 'Another tag of the workspace has this name (compared without case).' },
+  tag_in_use: {
+    type: 'conflict',
+    description: "A segment has a condition on the tag, so it cannot be deleted; the envelope's `used_by` lists the segments.",
+  },
   tag_deleted: { type: 'conflict', description: 'A tag named in `new_tags` was deleted while the request attached it; retrying creates it again.' },
   custom_field_label_taken: { type: 'conflict', description: 'Another custom field of the workspace has this label (compared without case).' },
   custom_field_in_use: {

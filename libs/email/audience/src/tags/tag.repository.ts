@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EmailPrisma, Tag } from '@email/data-access';
+import { EmailPrisma, Prisma, Tag } from '@email/data-access';
 import { WorkspaceId } from '@shared/core';
 import { isRecordGone, isUniqueViolation } from '@shared/errors';
 import { KeysetPage, keysetWhere } from '@shared/pagination';
@@ -63,8 +63,8 @@ export class TagRepository {
       .catch((error: unknown) => (isRecordGone(error) ? null : nameTakenOn(error)));
   }
 
-  async delete(workspaceId: WorkspaceId, id: string): Promise<boolean> {
-    const { count } = await this.prisma.tag.deleteMany({ where: { workspace_id: workspaceId, id } });
+  async delete(workspaceId: WorkspaceId, id: string, db: Prisma.TransactionClient = this.prisma): Promise<boolean> {
+    const { count } = await db.tag.deleteMany({ where: { workspace_id: workspaceId, id } });
     return count === 1;
   }
 

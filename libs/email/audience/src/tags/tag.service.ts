@@ -3,6 +3,7 @@ import { Tag } from '@email/data-access';
 import { IdGenerator, WorkspaceId } from '@shared/core';
 import { CursorCodec, Page, keysetList } from '@shared/pagination';
 import { EmailErrors } from '@email/contracts';
+import { SegmentRepository } from '@email/audience-engine';
 import { TagCreateRequestDto, TagDto, TagUpdateRequestDto } from './tag.dto';
 import { TagRepository } from './tag.repository';
 
@@ -23,6 +24,7 @@ export function toTagDto(tag: Tag): TagDto {
 export class TagService {
   constructor(
     private readonly repository: TagRepository,
+    private readonly segments: SegmentRepository,
     private readonly ids: IdGenerator,
     private readonly cursors: CursorCodec,
   ) {}
@@ -51,7 +53,19 @@ export class TagService {
     return toTagDto(tag);
   }
 
+  /**
+   * Refused while a segment has a condition on the tag (the segment would silently select other people). Under the
+   * workspace's segment lock, so no segment can start naming the tag between the check and the delete.
+   */
   async delete(workspaceId: WorkspaceId, id: string): Promise<void> {
-    if (!(await this.repository.delete(workspaceId, id))) throw EmailErrors.notFound('tag', id);
+    const deleted = await this.segments.locked(workspaceId, async (tx) => {
+      const uses = await this.segments.referencing(tx, workspaceId, { tagId: id });
+      if (uses.length) {
+        const names = uses.map((use) => `"${use.name}"`).join(', ');
+        throw EmailErrors.fail('tag_in_use', `Segment ${names} has a condition on this tag; change the segment first.`, { extra: { used_by: uses } });
+      }
+      return this.repository.delete(workspaceId, id, tx);
+    });
+    if (!deleted) throw EmailErrors.notFound('tag', id);
   }
 }
