@@ -43,6 +43,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ NODE_ENV: 'production', ...generated }).cursorSecret).toBe(generated.CURSOR_SECRET);
   });
 
+  it('reads the retired encryption keys of a rotation, each as long as a current key', () => {
+    expect(loadConfig({}).encryptionKeysRetired).toEqual([]);
+    expect(loadConfig({ ENCRYPTION_KEYS_RETIRED: ` ${'a'.repeat(32)} ,${'b'.repeat(40)},` }).encryptionKeysRetired).toEqual(['a'.repeat(32), 'b'.repeat(40)]);
+    expect(() => loadConfig({ ENCRYPTION_KEYS_RETIRED: `${'a'.repeat(32)},short` })).toThrow(
+      /ENCRYPTION_KEYS_RETIRED must list keys of at least 32 characters/,
+    );
+  });
+
   it('keeps the development secret for tests and development, so they need no setup', () => {
     expect(loadConfig({ NODE_ENV: 'test' }).cursorSecret.length).toBeGreaterThanOrEqual(32);
     expect(loadConfig({}).encryptionKey.length).toBeGreaterThanOrEqual(32);

@@ -22,6 +22,8 @@ export interface AppConfig {
   appBaseUrl: string;
   cursorSecret: string;
   encryptionKey: string;
+  /** Earlier ENCRYPTION_KEY values, still used to open stored secrets until they are rewrapped under the current one. */
+  encryptionKeysRetired: string[];
   smtpUrl: string;
   logLevel: LogLevel;
   /** The level of the access log's line for a request answered below 500 (a 5xx is always logged at error). */
@@ -100,6 +102,16 @@ function proxyTrust(raw: string, problems: string[]): boolean | number | string 
   return false;
 }
 
+/** Comma-separated earlier encryption keys, each as long as a current one must be. */
+function retiredKeys(raw: string | undefined, problems: string[]): string[] {
+  const keys = (raw ?? '')
+    .split(',')
+    .map((key) => key.trim())
+    .filter(Boolean);
+  if (keys.some((key) => key.length < 32)) problems.push('ENCRYPTION_KEYS_RETIRED must list keys of at least 32 characters, separated by commas');
+  return keys;
+}
+
 /** An IP address, or a host name the resolver can look up (`localhost`, a container's name). */
 function bindAddress(raw: string, problems: string[]): string {
   const value = raw.trim();
@@ -164,6 +176,7 @@ export function loadConfig(env: Env = process.env, defaults: { port?: number; he
     appBaseUrl: '',
     cursorSecret: secret('CURSOR_SECRET'),
     encryptionKey: secret('ENCRYPTION_KEY'),
+    encryptionKeysRetired: retiredKeys(env.ENCRYPTION_KEYS_RETIRED, problems),
     smtpUrl: url('SMTP_URL', 'smtp://127.0.0.1:1025', ['smtp:', 'smtps:']),
     logLevel: oneOf('LOG_LEVEL', nodeEnv === 'test' ? 'silent' : 'info', LOG_LEVELS),
     // A developer's terminal is not the place for a line per request; a server's log is.
