@@ -1,0 +1,84 @@
+/**
+ * A compiled part (subject, HTML or text): literal chunks with slots between them, `chunks.length === slots.length + 1`.
+ * A token slot takes a recipient value (or its fallback); a link slot takes the message's link `index`, passed
+ * through the per-recipient link hook. Filling is string concatenation only.
+ */
+export type Slot = { kind: 'token'; key: string; fallback: string } | { kind: 'link'; index: number };
+
+export interface CompiledPart {
+  chunks: string[];
+  slots: Slot[];
+}
+
+export interface CompiledTemplate {
+  /** sha256 of the canonical source (document, subject, preheader): the cache key. */
+  hash: string;
+  subject: CompiledPart;
+  html: CompiledPart;
+  text: CompiledPart;
+  /** The message's links, in the order their link slots number them. */
+  links: string[];
+}
+
+/**
+ * One recipient's values. `name` fills `[Subscriber_Name, …]`, `email` fills `[Subscriber_Email, …]`, and `fields`
+ * fills custom-field tokens keyed by the token's name without `Subscriber_` (`Favorite_Color` for
+ * `[Subscriber_Favorite_Color, fallback=""]`). An empty or missing value takes the token's fallback.
+ */
+export interface Recipient {
+  name?: string | null;
+  email?: string | null;
+  fields?: Readonly<Record<string, string | null | undefined>>;
+}
+
+/** Rewrites link `index` (its original `url`) for this recipient, e.g. into a signed click-tracking URL. */
+export type LinkHook = (url: string, index: number) => string;
+
+export interface FilledMessage {
+  subject: string;
+  html: string;
+  text: string;
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const NEEDS_ESCAPE = /[&<>"']/;
+const ESCAPABLE = /[&<>"']/g;
+
+/** Escapes text for HTML text and double- or single-quoted attribute values. */
+export function escapeHtml(value: string): string {
+  return NEEDS_ESCAPE.test(value) ? value.replace(ESCAPABLE, (c) => ESCAPES[c]) : value;
+}
+
+function tokenValue(recipient: Recipient, key: string): string | null | undefined {
+  if (key === 'Name') return recipient.name;
+  if (key === 'Email') return recipient.email;
+  return recipient.fields?.[key];
+}
+
+function fillPart(part: CompiledPart, recipient: Recipient, links: readonly string[], escape: boolean): string {
+  const { chunks, slots } = part;
+  let out = chunks[0];
+  for (let i = 0; i < slots.length; i++) {
+    const slot = slots[i];
+    let value: string;
+    if (slot.kind === 'token') {
+      const raw = tokenValue(recipient, slot.key);
+      value = raw === undefined || raw === null || raw === '' ? slot.fallback : raw;
+    } else value = links[slot.index];
+    out += (escape ? escapeHtml(value) : value) + chunks[i + 1];
+  }
+  return out;
+}
+
+/**
+ * Fills a compiled template for one recipient: token values HTML-escaped in the HTML part and raw in the subject and
+ * text parts; every link through `linkHook` (called once per link) when given.
+ */
+export function fillTemplate(template: CompiledTemplate, recipient: Recipient, linkHook?: LinkHook): FilledMessage {
+  const links = linkHook ? template.links.map((url, index) => linkHook(url, index)) : template.links;
+  return {
+    subject: fillPart(template.subject, recipient, links, false),
+    html: fillPart(template.html, recipient, links, true),
+    text: fillPart(template.text, recipient, links, false),
+  };
+}

@@ -1,0 +1,20 @@
+/**
+ * Personalization tokens in user text: `[Subscriber_Name, fallback="friend"]`, `[Subscriber_Email, fallback=""]` and
+ * custom-field tokens as the audience lib writes them (`[Subscriber_Favorite_Color, fallback=""]`). Anything else,
+ * Handlebars-looking `{{ … }}` included, is literal text.
+ */
+export type TextSegment = { token: false; text: string } | { token: true; key: string; fallback: string };
+
+const TOKEN = /\[Subscriber_([A-Za-z0-9_]+), *fallback *= *"([^"]*)"\]/g;
+
+export function splitTokens(text: string): TextSegment[] {
+  const segments: TextSegment[] = [];
+  let last = 0;
+  for (const match of text.matchAll(TOKEN)) {
+    if (match.index > last) segments.push({ token: false, text: text.slice(last, match.index) });
+    segments.push({ token: true, key: match[1], fallback: match[2] });
+    last = match.index + match[0].length;
+  }
+  if (last < text.length) segments.push({ token: false, text: text.slice(last) });
+  return segments;
+}
