@@ -2,3 +2,4 @@ export * from './sender-identity.dto';
 export * from './sender-identity.service';
 export * from './delivery-connection-state.service';
 export * from './delivery.module';
+export * from './providers';

@@ -1,0 +1,285 @@
+import { isIP } from 'node:net';
+import { Readable } from 'node:stream';
+import MailComposer from 'nodemailer/lib/mail-composer';
+import SMTPConnection from 'nodemailer/lib/smtp-connection';
+import type { DeliveryFailureReason, DeliveryOutcome, DeliveryProvider, OutgoingMessage, VerifyResult } from './delivery-provider';
+
+/**
+ * How the connection is secured:
+ * - `tls`: TLS from the first byte (implicit TLS, usually port 465);
+ * - `starttls`: plain connect, then STARTTLS is required (usually port 587): a server that does not offer it fails;
+ * - `none`: never upgrade, even when the server offers STARTTLS (credentials travel in clear: local relays only).
+ */
+export const SMTP_SECURE_MODES = ['tls', 'starttls', 'none'] as const;
+export type SmtpSecureMode = (typeof SMTP_SECURE_MODES)[number];
+
+/** The connection's settings, named as the setup form and `provider_config` name them. */
+export interface CustomSmtpConfig {
+  host: string;
+  port: number;
+  secure_mode: SmtpSecureMode;
+  username?: string;
+  password?: string;
+}
+
+export interface CustomSmtpOptions {
+  /**
+   * Off by default: the provider refuses any host that is not loopback (`localhost`, 127.0.0.0/8, `::1`), so a test or
+   * a default configuration can never deliver anywhere else. Production wiring turns it on explicitly.
+   */
+  allowNonLoopbackHosts?: boolean;
+  /** Time to open the TCP/TLS connection (default 5 s). */
+  connectionTimeoutMs?: number;
+  /** Time to wait for the server's greeting (default 5 s). */
+  greetingTimeoutMs?: number;
+  /** Longest silence from the server during the session (default 15 s). */
+  socketTimeoutMs?: number;
+  /** Extra TLS options (e.g. a test CA); certificates are verified unless told otherwise here. */
+  tls?: { rejectUnauthorized?: boolean; ca?: string | Buffer };
+}
+
+export const CUSTOM_SMTP_DEFAULT_TIMEOUTS = { connectionTimeoutMs: 5_000, greetingTimeoutMs: 5_000, socketTimeoutMs: 15_000 };
+
+/** Whether `host` is a loopback name or address. */
+export function isLoopbackHost(host: string): boolean {
+  const name = host
+    .trim()
+    .toLowerCase()
+    .replace(/\.$/, '')
+    .replace(/^\[(.*)\]$/, '$1');
+  if (name === 'localhost') return true;
+  const family = isIP(name);
+  if (family === 4) return name.startsWith('127.');
+  if (family === 6) {
+    if (name === '::1' || name === '0:0:0:0:0:0:0:1') return true;
+    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(name);
+    return mapped !== null && mapped[1].startsWith('127.');
+  }
+  return false;
+}
+
+type SmtpError = Error & { code?: string; responseCode?: number; response?: string; command?: string; rejectedErrors?: SmtpError[] };
+
+const THROTTLING_TEXT = /\b(rate|throttl\w*|too many|slow down)\b/i;
+
+/** The enhanced status code (RFC 3463) of a reply such as `550 5.1.1 User unknown`, if it has one. */
+function enhancedCode(response: string | undefined): string | undefined {
+  return response ? /^\d{3}[ -]([245]\.\d{1,3}\.\d{1,3})\b/.exec(response.trim())?.[1] : undefined;
+}
+
+/** A server's hint of when to come back ("retry in 30 seconds", "try again after 2 minutes"), in ms. */
+function retryAfterMs(response: string): number | undefined {
+  const match = /(?:retry|try again)\D{0,20}?(\d+)\s*(seconds?|secs?|s|minutes?|mins?|m)?\b/i.exec(response);
+  if (!match) return undefined;
+  const unit = (match[2] ?? 's').toLowerCase();
+  return Number(match[1]) * (unit.startsWith('m') ? 60_000 : 1_000);
+}
+
+/**
+ * Classifies an SMTP reply that was not an acceptance. 4xx replies that speak of a rate (e.g. SES's
+ * `454 Throttling failure: Maximum sending rate exceeded`, `421 4.7.0 ... rate limited`) are `throttled`; other 4xx
+ * (421/450/451/452...) are `transient`; 5xx are `permanent`.
+ */
+export function classifySmtpReply(responseCode: number, response: string): Exclude<DeliveryOutcome, { kind: 'accepted' | 'unknown' }> {
+  const text = response.trim();
+  const reason: DeliveryFailureReason = { code: enhancedCode(text) ?? String(responseCode), message: text, providerStatus: responseCode };
+  if (responseCode >= 500) return { kind: 'permanent', reason };
+  if (responseCode >= 400 && THROTTLING_TEXT.test(text)) {
+    const after = retryAfterMs(text);
+    return after === undefined ? { kind: 'throttled', reason } : { kind: 'throttled', reason, retryAfterMs: after };
+  }
+  return { kind: 'transient', reason };
+}
+
+/** A connection or authentication failure, before anything was handed off. */
+function classifyBeforeHandOff(err: SmtpError): Exclude<DeliveryOutcome, { kind: 'accepted' | 'unknown' }> {
+  const replied = replyOf(err);
+  if (err.code === 'EAUTH' || err.code === 'ENOAUTH') {
+    // 454 4.7.0 "temporary authentication failure" is worth another try; 535 and the rest are bad credentials.
+    if (replied && replied.code >= 400 && replied.code < 500) return classifySmtpReply(replied.code, replied.text);
+    return {
+      kind: 'permanent',
+      reason: { code: 'authentication_failed', message: replied?.text ?? err.message, providerStatus: replied?.code },
+    };
+  }
+  if (err.code === 'ETLS') return { kind: 'permanent', reason: { code: 'tls_failed', message: err.message } };
+  if (replied) return classifySmtpReply(replied.code, replied.text);
+  const code = err.code === 'ETIMEDOUT' ? 'connection_timeout' : 'connection_failed';
+  return { kind: 'transient', reason: { code, message: err.message } };
+}
+
+function replyOf(err: SmtpError): { code: number; text: string } | undefined {
+  const source = err.responseCode ? err : err.rejectedErrors?.find((rejected) => rejected.responseCode);
+  return source?.responseCode ? { code: source.responseCode, text: source.response ?? source.message } : undefined;
+}
+
+/** `custom-smtp`: any SMTP server, through nodemailer's SMTP client (one connection per send). */
+export class CustomSmtpProvider implements DeliveryProvider {
+  readonly provider = 'custom-smtp';
+
+  constructor(
+    private readonly config: CustomSmtpConfig,
+    private readonly options: CustomSmtpOptions = {},
+  ) {
+    if (!SMTP_SECURE_MODES.includes(config.secure_mode)) {
+      throw new Error(`custom-smtp: secure_mode must be one of ${SMTP_SECURE_MODES.join(', ')}`);
+    }
+    if (!options.allowNonLoopbackHosts && !isLoopbackHost(config.host)) {
+      throw new Error('custom-smtp: refusing a non-loopback host; pass allowNonLoopbackHosts to allow it');
+    }
+  }
+
+  async verify(): Promise<VerifyResult> {
+    const session = this.open();
+    try {
+      await session.connect();
+      await session.login();
+      return { ok: true };
+    } catch (err) {
+      const outcome = classifyBeforeHandOff(err as SmtpError);
+      return { ok: false, kind: outcome.kind === 'permanent' ? 'permanent' : 'transient', reason: outcome.reason };
+    } finally {
+      session.end();
+    }
+  }
+
+  async send(message: OutgoingMessage): Promise<DeliveryOutcome> {
+    let raw: Buffer;
+    try {
+      raw = await compose(message);
+    } catch (err) {
+      return { kind: 'permanent', reason: { code: 'invalid_message', message: (err as Error).message } };
+    }
+    const session = this.open();
+    try {
+      await session.connect();
+      await session.login();
+    } catch (err) {
+      session.end();
+      return classifyBeforeHandOff(err as SmtpError);
+    }
+    // The body stream is only read once the server has answered DATA with 354: from then on a silent failure is ambiguous.
+    let handedOff = false;
+    const body = new Readable({
+      read() {
+        handedOff = true;
+        this.push(raw);
+        this.push(null);
+      },
+    });
+    try {
+      const info = await session.send({ from: message.from.address, to: [message.to] }, body);
+      return { kind: 'accepted', providerMessageId: info.serverMessageId ?? message.messageId };
+    } catch (err) {
+      const failure = err as SmtpError;
+      const replied = replyOf(failure);
+      if (replied && failure.code !== 'ECONNECTION' && failure.code !== 'ETIMEDOUT') return classifySmtpReply(replied.code, replied.text);
+      if (handedOff) {
+        return {
+          kind: 'unknown',
+          reason: { code: failure.code === 'ETIMEDOUT' ? 'timeout_after_handoff' : 'connection_lost_after_handoff', message: failure.message },
+        };
+      }
+      if (replied) return classifySmtpReply(replied.code, replied.text);
+      return { kind: 'transient', reason: { code: 'connection_lost', message: failure.message } };
+    } finally {
+      session.end();
+    }
+  }
+
+  private open(): SmtpSession {
+    const { config, options } = this;
+    const connection = new SMTPConnection({
+      host: config.host,
+      port: config.port,
+      secure: config.secure_mode === 'tls',
+      requireTLS: config.secure_mode === 'starttls',
+      ignoreTLS: config.secure_mode === 'none',
+      connectionTimeout: options.connectionTimeoutMs ?? CUSTOM_SMTP_DEFAULT_TIMEOUTS.connectionTimeoutMs,
+      greetingTimeout: options.greetingTimeoutMs ?? CUSTOM_SMTP_DEFAULT_TIMEOUTS.greetingTimeoutMs,
+      socketTimeout: options.socketTimeoutMs ?? CUSTOM_SMTP_DEFAULT_TIMEOUTS.socketTimeoutMs,
+      socketCloseTimeout: 0,
+      tls: options.tls,
+      logger: false,
+    });
+    return new SmtpSession(connection, config);
+  }
+}
+
+async function compose(message: OutgoingMessage): Promise<Buffer> {
+  const composer = new MailComposer({
+    from: { address: message.from.address, name: message.from.name },
+    to: message.to,
+    subject: message.subject,
+    text: message.text,
+    html: message.html,
+    messageId: `<${message.messageId.replace(/^<|>$/g, '')}>`,
+    headers: message.headers,
+  });
+  return composer.compile().build();
+}
+
+/** Promises over nodemailer's callback-and-event SMTP client: each step settles on its callback, an `error` event or the connection's end. */
+class SmtpSession {
+  private failure: SmtpError | undefined;
+  private ended = false;
+  private waiting: ((err: SmtpError) => void) | undefined;
+
+  constructor(
+    private readonly connection: SMTPConnection,
+    private readonly config: CustomSmtpConfig,
+  ) {
+    connection.on('error', (err: SmtpError) => this.fail(err));
+    connection.on('end', () => {
+      this.ended = true;
+      // nodemailer ends the connection before it calls back with the reason (e.g. a 421): let that reason win.
+      setImmediate(() => this.fail(Object.assign(new Error('Connection closed unexpectedly'), { code: 'ECONNECTION' })));
+    });
+  }
+
+  connect(): Promise<void> {
+    return this.step<void>((done) => this.connection.connect((err) => done(err ?? null)));
+  }
+
+  async login(): Promise<void> {
+    if (!this.config.username) return;
+    await this.step<boolean | undefined>((done) =>
+      this.connection.login({ user: this.config.username ?? '', pass: this.config.password ?? '' }, (err, ok) => done(err, ok)),
+    );
+  }
+
+  send(envelope: { from: string; to: string[] }, body: Readable) {
+    return this.step<{ serverMessageId?: string }>((done) => this.connection.send(envelope, body, (err, info) => done(err, info)));
+  }
+
+  end(): void {
+    this.waiting = undefined;
+    if (this.ended) return;
+    this.ended = true;
+    if (this.connection.stage === 'connected') this.connection.quit();
+    this.connection.close();
+  }
+
+  private fail(err: SmtpError): void {
+    this.failure ??= err;
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    waiting?.(err);
+  }
+
+  private step<T>(run: (done: (err: Error | null | undefined, value?: T) => void) => void): Promise<T> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise<T>((resolve, reject) => {
+      let settled = false;
+      const settle = (err: Error | null | undefined, value?: T) => {
+        if (settled) return;
+        settled = true;
+        this.waiting = undefined;
+        if (err) reject(err);
+        else resolve(value as T);
+      };
+      this.waiting = (err) => settle(err);
+      run(settle);
+    });
+  }
+}

@@ -1,0 +1,2 @@
+export * from './delivery-provider';
+export * from './custom-smtp.provider';
