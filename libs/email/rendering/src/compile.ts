@@ -2,7 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import mjml2html from 'mjml';
 import { EmailErrors } from '@email/contracts';
 import { parseEmailDocument } from './document';
-import { MjmlWriter, renderMjmlBody, safeLinkUrl } from './mjml-part';
+import { MjmlWriter, renderMjmlBody } from './mjml-part';
+import { safeLinkUrl } from './safety';
 import type { CompiledPart, CompiledTemplate, Slot } from './template';
 import { renderText, TextBuilder } from './text-part';
 

@@ -1,4 +1,5 @@
 import type { EmailMark, EmailNode, EmailNodeAttrs, Spacing } from './document';
+import { safeColor, safeImageUrl, safeSize } from './safety';
 import { escapeHtml, type Slot } from './template';
 import { plain } from './text-part';
 import { splitTokens } from './tokens';
@@ -32,16 +33,6 @@ export class MjmlWriter {
     return index === null ? null : this.marker({ kind: 'link', index });
   }
 }
-
-const COLOR = /^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,20}|rgba?\(\s*[\d.%]+\s*,\s*[\d.%]+\s*,\s*[\d.%]+\s*(,\s*[\d.%]+\s*)?\))$/;
-const SIZE = /^\d{1,3}(\.\d{1,2})?(px|em|rem|%|pt)$/;
-const LINK_URL = /^(https?:\/\/|mailto:|tel:)/i;
-const IMAGE_URL = /^https?:\/\//i;
-
-export const safeColor = (value: string | undefined): string | null => (value !== undefined && COLOR.test(value.trim()) ? value.trim() : null);
-const safeSize = (value: string | undefined): string | null => (value !== undefined && SIZE.test(value.trim()) ? value.trim() : null);
-export const safeLinkUrl = (value: string): string | null => (LINK_URL.test(value.trim()) ? value.trim() : null);
-const safeImageUrl = (value: string | undefined): string | null => (value !== undefined && IMAGE_URL.test(value.trim()) ? value.trim() : null);
 
 const SECTION_PADDING: Record<Spacing, string> = { none: '0px', normal: '20px 0px', large: '40px 0px' };
 const BOX_PADDING: Record<Spacing, string> = { none: '0px', normal: '12px', large: '24px' };

@@ -1,4 +1,5 @@
 import type { EmailNode } from './document';
+import { safeImageUrl } from './safety';
 import type { CompiledPart, Slot } from './template';
 import { splitTokens } from './tokens';
 
@@ -36,7 +37,7 @@ export class TextBuilder {
 
   /** The part with runs of blank lines collapsed and the ends trimmed. */
   build(): CompiledPart {
-    const chunks = this.chunks.map((chunk) => chunk.replace(/[ \t>-]*\n(?:[ \t>]*\n)+/g, (run) => '\n' + lastLine(run) + '\n'));
+    const chunks = this.chunks.map((chunk) => chunk.replace(/\n(?:[ \t>]*\n)+/g, (run) => '\n' + lastLine(run) + '\n'));
     chunks[0] = chunks[0].replace(/^\s+/, '');
     chunks[chunks.length - 1] = chunks[chunks.length - 1].replace(/\s+$/, '') + '\n';
     return { chunks, slots: this.slots };
@@ -120,6 +121,7 @@ export function renderText(doc: EmailNode, out: TextBuilder, link: (url: string)
         return out.literal('\n\n');
       }
       case 'image': {
+        if (!safeImageUrl(attrs.src)) return;
         if (attrs.alt) out.literal(`[${attrs.alt}]`);
         const index = attrs.href === undefined ? null : link(attrs.href);
         if (index !== null) {

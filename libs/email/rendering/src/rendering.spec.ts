@@ -1,0 +1,136 @@
+import { HtmlValidate } from 'html-validate';
+import { EVERY_NODE } from './__fixtures__/every-node';
+import { compileEmail } from './compile';
+import type { EmailNode } from './document';
+import { fillTemplate } from './template';
+
+const doc = (...content: EmailNode[]): EmailNode => ({ type: 'doc', content });
+const paragraph = (value: string): EmailNode => ({ type: 'paragraph', content: [{ type: 'text', text: value }] });
+/** The part of the HTML between <body> and </body>, MJML's indentation squeezed. */
+const body = (html: string) => html.slice(html.indexOf('<body'), html.indexOf('</body>')).replace(/\s+/g, ' ');
+
+const ANN = { name: 'Ann', email: 'ann@example.com', fields: { Favorite_Color: 'green' } };
+
+describe('rendering the structured email document', () => {
+  it('renders every node type and mark (snapshot of the text part and the HTML body)', async () => {
+    const template = await compileEmail({ document: EVERY_NODE, subject: 'Hi [Subscriber_Name, fallback="friend"]', preheader: 'This week' });
+    const message = fillTemplate(template, ANN, (url, index) => `https://t.example/${index}?u=${encodeURIComponent(url)}`);
+    expect(message.subject).toBe('Hi Ann');
+    expect(message.text).toMatchSnapshot('text');
+    expect(body(message.html)).toMatchSnapshot('html body');
+  });
+
+  it('produces valid HTML (html-validate; rules that email tables break by design are off)', async () => {
+    const template = await compileEmail({ document: EVERY_NODE, subject: 'Hi', preheader: 'This week' });
+    const { html } = fillTemplate(template, { name: '"><img src=x onerror=alert(1)>' });
+    const validator = new HtmlValidate({
+      extends: ['html-validate:recommended'],
+      rules: {
+        // MJML's table layout: presentational attributes, inline styles, MSO conditional comments, its own ids/classes.
+        'no-deprecated-attr': 'off',
+        'no-inline-style': 'off',
+        'no-conditional-comment': 'off',
+        'attribute-boolean-style': 'off',
+        'attribute-empty-style': 'off',
+        'prefer-native-element': 'off',
+        'no-implicit-close': 'off',
+        'element-required-attributes': 'off',
+        'class-pattern': 'off',
+        'id-pattern': 'off',
+        'long-title': 'off',
+        'no-trailing-whitespace': 'off',
+        'attr-case': 'off',
+        'void-style': 'off',
+        'no-redundant-role': 'off',
+        'wcag/h63': 'off',
+        'valid-id': 'off',
+        'no-unknown-elements': 'off',
+        'doctype-style': 'off',
+        'presentation-role-style': 'off',
+        // MJML writes height="auto" on images.
+        'attribute-allowed-values': 'off',
+      },
+    });
+    const report = await validator.validateString(html);
+    const messages = report.results.flatMap((result) => result.messages.map((m) => `${m.ruleId}: ${m.message}`));
+    expect(messages).toEqual([]);
+  });
+
+  it('escapes user text and recipient values: markup in either stays text', async () => {
+    const template = await compileEmail({
+      document: doc(paragraph('<b>not bold</b> & "quoted" [Subscriber_Name, fallback="<fallback>"]'), {
+        type: 'image',
+        attrs: { src: 'https://x.example/a.png', alt: '"><script>alert(1)</script>' },
+      }),
+    });
+    const hostile = fillTemplate(template, { name: '"><img src=x onerror=alert(1)><script>alert(2)</script>' });
+    expect(hostile.html).not.toMatch(/<script|<img src=x|<b>not/);
+    expect(hostile.html).toContain(
+      '&lt;b&gt;not bold&lt;/b&gt; &amp; &quot;quoted&quot; &quot;&gt;&lt;img src=x onerror=alert(1)&gt;&lt;script&gt;alert(2)&lt;/script&gt;',
+    );
+    expect(hostile.html).toContain('alt="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"');
+    expect(hostile.text).toContain('<b>not bold</b> & "quoted" "><img src=x onerror=alert(1)><script>alert(2)</script>');
+    expect(fillTemplate(template, {}).html).toContain('&lt;fallback&gt;');
+  });
+
+  it('resolves name, email and custom-field tokens per recipient, with fallbacks for missing or empty values', async () => {
+    const template = await compileEmail({
+      subject: '[Subscriber_Name, fallback="friend"], news',
+      document: doc(paragraph('Hi [Subscriber_Name, fallback="friend"] <[Subscriber_Email, fallback=""]> likes [Subscriber_Favorite_Color, fallback="blue"].')),
+    });
+    expect(fillTemplate(template, ANN).text).toBe('Hi Ann <ann@example.com> likes green.\n');
+    expect(fillTemplate(template, { name: '', email: null }).text).toBe('Hi friend <> likes blue.\n');
+    expect(fillTemplate(template, ANN).subject).toBe('Ann, news');
+    expect(fillTemplate(template, {}).subject).toBe('friend, news');
+    const html = fillTemplate(template, ANN).html;
+    expect(html).toContain('Hi Ann &lt;ann@example.com&gt; likes green.');
+    expect(html).not.toContain('Subscriber_');
+  });
+
+  it('keeps Handlebars-looking text literal', async () => {
+    const template = await compileEmail({ document: doc(paragraph('Hello {{ name }} {{{raw}}} {{#if x}}y{{/if}}')) });
+    const message = fillTemplate(template, ANN);
+    expect(message.text).toBe('Hello {{ name }} {{{raw}}} {{#if x}}y{{/if}}\n');
+    expect(message.html).toContain('Hello {{ name }} {{{raw}}} {{#if x}}y{{/if}}');
+  });
+
+  it('passes every link (marks, buttons, linked images) through the hook, once each, and nothing else', async () => {
+    const template = await compileEmail({ document: EVERY_NODE });
+    const seen: string[] = [];
+    const message = fillTemplate(template, ANN, (url, index) => {
+      seen.push(url);
+      return `https://t.example/c/${index}`;
+    });
+    expect(seen).toEqual(['https://example.com/read?a=1&b=2', 'https://example.com/cat', 'https://example.com/shop']);
+    const hrefs = [...message.html.matchAll(/href="([^"]*)"/g)].map((m) => m[1]);
+    expect(hrefs).toEqual(['https://t.example/c/0', 'https://t.example/c/1', 'https://t.example/c/2']);
+    expect(message.html).toContain('src="https://images.example.com/cat.jpg"');
+    expect(message.text).toContain('a link (https://t.example/c/0)');
+    expect(message.text).toContain('Shop now: https://t.example/c/2');
+    // Without a hook the original URLs stand, escaped in the HTML.
+    expect(fillTemplate(template, ANN).html).toContain('href="https://example.com/read?a=1&amp;b=2"');
+  });
+
+  it('drops link and image URLs that are not http(s), mailto or tel, keeping their text', async () => {
+    const template = await compileEmail({
+      document: doc(
+        { type: 'paragraph', content: [{ type: 'text', text: 'click', marks: [{ type: 'link', attrs: { href: 'javascript:alert(1)' } }] }] },
+        { type: 'image', attrs: { src: 'data:image/png;base64,AAAA', alt: 'x' } },
+      ),
+    });
+    expect(template.links).toEqual([]);
+    const { html, text } = fillTemplate(template, ANN);
+    expect(html).not.toMatch(/javascript:|data:image/);
+    expect(text).toBe('click\n');
+  });
+
+  it('writes a plain-text part that reads well', async () => {
+    const template = await compileEmail({ document: EVERY_NODE });
+    const { text } = fillTemplate(template, ANN);
+    expect(text).toContain('# Hello Ann\n\n## News for {{ subscriber.name }}\n\n### Small print\n\n');
+    expect(text).toContain('  - First\n  - Second\n');
+    expect(text).toContain('1.  Step one\n2.  Step two\n');
+    expect(text).toContain('> A quote\n>\n> on two paragraphs');
+    expect(text).not.toMatch(/<[a-z]|\n{3,}|&amp;/);
+  });
+});
