@@ -4,6 +4,7 @@ import { authOverheadBenchmark } from './auth-overhead';
 import { Benchmark, installSignalHandlers, log, UsageError } from './cli';
 import { cpuProfileUtility } from './cpu-profile';
 import { dropDbUtility } from './drop-db';
+import { emailRenderFillBenchmark } from './email-render-fill';
 import { formsAbuseBenchmark } from './forms-abuse';
 import { formsHostedPageBenchmark } from './forms-hosted-page';
 import { formsSubmissionBenchmark } from './forms-submission';
@@ -26,6 +27,7 @@ export const BENCHMARKS: Benchmark[] = [
   formsHostedPageBenchmark,
   formsSubmissionBenchmark,
   formsAbuseBenchmark,
+  emailRenderFillBenchmark,
   dropDbUtility,
   cpuProfileUtility,
 ];
