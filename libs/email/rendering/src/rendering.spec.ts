@@ -82,6 +82,8 @@ describe('rendering the structured email document', () => {
     expect(fillTemplate(template, { name: '', email: null }).text).toBe('Hi friend <> likes blue.\n');
     expect(fillTemplate(template, ANN).subject).toBe('Ann, news');
     expect(fillTemplate(template, {}).subject).toBe('friend, news');
+    // A recipient value cannot break the subject header onto a new line.
+    expect(fillTemplate(template, { name: 'Ann\r\nBcc: x@example.com' }).subject).toBe('Ann Bcc: x@example.com, news');
     const html = fillTemplate(template, ANN).html;
     expect(html).toContain('Hi Ann &lt;ann@example.com&gt; likes green.');
     expect(html).not.toContain('Subscriber_');

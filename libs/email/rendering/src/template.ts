@@ -55,7 +55,10 @@ function tokenValue(recipient: Recipient, key: string): string | null | undefine
   return recipient.fields?.[key];
 }
 
-function fillPart(part: CompiledPart, recipient: Recipient, links: readonly string[], escape: boolean): string {
+/** How a part takes values: HTML-escaped, raw, or raw on one line (a header: no CR/LF from a recipient value). */
+type Mode = 'html' | 'text' | 'header';
+
+function fillPart(part: CompiledPart, recipient: Recipient, links: readonly string[], mode: Mode): string {
   const { chunks, slots } = part;
   let out = chunks[0];
   for (let i = 0; i < slots.length; i++) {
@@ -65,20 +68,20 @@ function fillPart(part: CompiledPart, recipient: Recipient, links: readonly stri
       const raw = tokenValue(recipient, slot.key);
       value = raw === undefined || raw === null || raw === '' ? slot.fallback : raw;
     } else value = links[slot.index];
-    out += (escape ? escapeHtml(value) : value) + chunks[i + 1];
+    out += (mode === 'html' ? escapeHtml(value) : mode === 'header' ? value.replace(/[\r\n]+/g, ' ') : value) + chunks[i + 1];
   }
   return out;
 }
 
 /**
- * Fills a compiled template for one recipient: token values HTML-escaped in the HTML part and raw in the subject and
- * text parts; every link through `linkHook` (called once per link) when given.
+ * Fills a compiled template for one recipient: token values HTML-escaped in the HTML part, raw in the text part, and
+ * raw with line breaks turned into spaces in the subject; every link through `linkHook` (called once per link) when given.
  */
 export function fillTemplate(template: CompiledTemplate, recipient: Recipient, linkHook?: LinkHook): FilledMessage {
   const links = linkHook ? template.links.map((url, index) => linkHook(url, index)) : template.links;
   return {
-    subject: fillPart(template.subject, recipient, links, false),
-    html: fillPart(template.html, recipient, links, true),
-    text: fillPart(template.text, recipient, links, false),
+    subject: fillPart(template.subject, recipient, links, 'header'),
+    html: fillPart(template.html, recipient, links, 'html'),
+    text: fillPart(template.text, recipient, links, 'text'),
   };
 }
