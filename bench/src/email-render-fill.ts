@@ -95,7 +95,7 @@ async function run(args: string[]): Promise<void> {
   }
   const result = median(perRecipientUs);
   emit({
-    benchmark: 'email-render-fill',
+    bench: 'email-render-fill',
     recipients,
     rounds,
     template_html_bytes: htmlBytes(template),
