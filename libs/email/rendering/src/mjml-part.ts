@@ -218,7 +218,7 @@ export function renderMjmlBody(doc: EmailNode, w: MjmlWriter): string {
           href: w.href(attrs.href) ?? undefined,
           'border-radius': attrs.crop === 'circle' ? '50%' : attrs.borderRadius ? RADIUS[attrs.borderRadius] : undefined,
         })} />`;
-        const credit = attrs.unsplash ? `Photo by ${w.text(attrs.unsplash.photographerName)} on Unsplash` : '';
+        const credit = attrs.unsplash ? photoCredit(attrs.unsplash) : '';
         const caption = [attrs.caption ? w.text(attrs.caption) : '', credit].filter(Boolean).join('<br>');
         if (caption) out += `<mj-text align="${attrs.align ?? 'center'}" font-size="13px" color="#57606a">${caption}</mj-text>`;
         return out;
@@ -229,6 +229,15 @@ export function renderMjmlBody(doc: EmailNode, w: MjmlWriter): string {
         // Sections and columns nested inside a column cannot nest in MJML: their content is laid out in place.
         return components(node.content ?? []);
     }
+  }
+
+  /** Unsplash's attribution: the photographer and Unsplash, each linked when the document gives the page. */
+  function photoCredit(unsplash: NonNullable<EmailNodeAttrs['unsplash']>): string {
+    const linked = (label: string, url: string | undefined) => {
+      const href = w.href(url);
+      return href ? `<a href="${href}" target="_blank"${style({ color: 'inherit' })}>${label}</a>` : label;
+    };
+    return `Photo by ${linked(escapeHtml(unsplash.photographerName), unsplash.photographerUrl)} on ${linked('Unsplash', unsplash.unsplashUrl)}`;
   }
 
   function column(node: EmailNode): string {

@@ -136,3 +136,40 @@ describe('rendering the structured email document', () => {
     expect(text).not.toMatch(/<[a-z]|\n{3,}|&amp;/);
   });
 });
+
+describe('attributes', () => {
+  it('credits an Unsplash photo with links to the photographer and Unsplash (tracked like any link)', async () => {
+    const template = await compileEmail({
+      document: doc({
+        type: 'image',
+        attrs: {
+          src: 'https://images.unsplash.com/p.jpg',
+          alt: 'Hills',
+          source: 'unsplash',
+          unsplash: { photographerName: 'Jo <Q>', photographerUrl: 'https://unsplash.com/@jo', unsplashUrl: 'https://unsplash.com' },
+        },
+      }),
+    });
+    expect(template.links).toEqual(['https://unsplash.com/@jo', 'https://unsplash.com']);
+    const { html, text } = fillTemplate(template, ANN, (_, index) => `https://t.example/${index}`);
+    expect(html).toMatch(/Photo by <a href="https:\/\/t\.example\/0"[^>]*>Jo &lt;Q&gt;<\/a> on <a href="https:\/\/t\.example\/1"[^>]*>Unsplash<\/a>/);
+    expect(text).toContain('Photo by Jo <Q> on Unsplash');
+  });
+
+  it('drops colours and sizes that are not plain CSS values', async () => {
+    const template = await compileEmail({
+      document: doc(
+        {
+          type: 'paragraph',
+          content: [
+            { type: 'text', text: 'x', marks: [{ type: 'textStyle', attrs: { color: 'red;background:url(https://evil.example/)', fontSize: '12px;x:y' } }] },
+          ],
+        },
+        { type: 'emailButton', attrs: { label: 'Go', href: 'https://example.com', backgroundColor: '#fff" onclick="x', textColor: 'rgb(1, 2, 3)' } },
+      ),
+    });
+    const { html } = fillTemplate(template, ANN);
+    expect(html).not.toMatch(/evil|onclick|x:y/);
+    expect(html).toContain('color:rgb(1, 2, 3)');
+  });
+});
