@@ -166,6 +166,23 @@ export class SubscriberService {
     });
   }
 
+  /**
+   * The recipient's own opt-out (an unsubscribe link): sets Unsubscribed with its status-change event, no consent
+   * evidence. Idempotent under the row lock: `changed` is true for exactly one caller. Null when there is no such subscriber.
+   */
+  async unsubscribe(workspaceId: WorkspaceId, id: string): Promise<{ changed: boolean; subscriber: SubscriberDto } | null> {
+    return this.repository.transaction(async (tx) => {
+      const current = await this.repository.lock(workspaceId, tx, id);
+      if (!current) return null;
+      const changed = current.status !== 'Unsubscribed';
+      if (changed) {
+        await this.repository.update(workspaceId, tx, id, { status: 'Unsubscribed' }, this.clock.now());
+        await this.recordStatusChange(workspaceId, tx, id, current.status, 'Unsubscribed');
+      }
+      return { changed, subscriber: (await this.repository.view(workspaceId, id, tx))! };
+    });
+  }
+
   async delete(workspaceId: WorkspaceId, id: string): Promise<void> {
     if (!(await this.repository.delete(workspaceId, id))) throw EmailErrors.notFound('subscriber', id);
   }
