@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { RateLimitGuard } from '@shared/rate-limit';
 import { AuthModule } from '@shared/auth';
-import { ConfigModule } from '@shared/config';
+import { APP_CONFIG, AppConfig, ConfigModule } from '@shared/config';
 import { CoreModule } from '@shared/core';
 import { HealthController, HttpAppOptions, readinessChecksProvider } from '@shared/bootstrap';
 import { RedisModule } from '@shared/redis';
@@ -11,8 +11,8 @@ import { EmailAccessModule, EmailCredentialVerifier } from '@email/access';
 import { EmailWorkspaceModule } from '@email/workspace';
 import { EMAIL_PLATFORM_PROVIDERS } from '@email/platform';
 import { EmailAudienceModule } from '@email/audience';
-import { EmailDeliveryModule } from '@email/delivery';
-import { EmailSegmentsModule } from '@email/audience-engine';
+import { EmailDeliveryModule, UnsubscribeTokens } from '@email/delivery';
+import { EmailEngagementModule, EmailSegmentsModule } from '@email/audience-engine';
 import { DOCS_SITE_PROVIDER } from '@email/docs-pages';
 import { PlatformController } from './http/platform/platform.controller';
 import { DiscoveryFilesController } from './http/platform/discovery-files.controller';
@@ -24,6 +24,9 @@ import { TagsController } from './http/tags/tags.controller';
 import { CustomFieldsController } from './http/custom-fields/custom-fields.controller';
 import { SenderIdentitiesController } from './http/sender-identities/sender-identities.controller';
 import { SegmentsController } from './http/segments/segments.controller';
+import { UnsubscribeController } from './http/unsubscribe/unsubscribe.controller';
+import { UnsubscribeService } from './http/unsubscribe/unsubscribe.service';
+import { UnsubscribeBodyParser } from './http/unsubscribe/unsubscribe-body-parser';
 
 export const EMAIL_API_PORT = 3000;
 
@@ -47,6 +50,7 @@ export const EMAIL_HTTP_OPTIONS: HttpAppOptions = {
     EmailAudienceModule,
     EmailDeliveryModule,
     EmailSegmentsModule,
+    EmailEngagementModule,
   ],
   controllers: [
     HealthController,
@@ -60,7 +64,16 @@ export const EMAIL_HTTP_OPTIONS: HttpAppOptions = {
     CustomFieldsController,
     SenderIdentitiesController,
     SegmentsController,
+    UnsubscribeController,
   ],
-  providers: [readinessChecksProvider(EmailPrisma), ...EMAIL_PLATFORM_PROVIDERS, DOCS_SITE_PROVIDER],
+  providers: [
+    readinessChecksProvider(EmailPrisma),
+    ...EMAIL_PLATFORM_PROVIDERS,
+    DOCS_SITE_PROVIDER,
+    // Unsubscribe links are signed with a key derived from CURSOR_SECRET (see UnsubscribeTokens).
+    { provide: UnsubscribeTokens, useFactory: (config: AppConfig) => new UnsubscribeTokens(config.cursorSecret), inject: [APP_CONFIG] },
+    UnsubscribeService,
+    UnsubscribeBodyParser,
+  ],
 })
 export class AppModule {}
