@@ -67,9 +67,12 @@ export async function compileEmail(source: EmailSource, hash = contentHash(sourc
   const body = renderMjmlBody(doc, w);
   const title = source.subject ? `<mj-title>${w.text(source.subject)}</mj-title>` : '';
   const preview = source.preheader ? `<mj-preview>${w.text(source.preheader)}</mj-preview>` : '';
+  // Strict: MJML refusing what we wrote is our bug, reported as one rather than sent as broken HTML.
   const result = await mjml2html(`<mjml><mj-head>${title}${preview}${HEAD}</mj-head><mj-body width="600px">${body}</mj-body></mjml>`, {
     validationLevel: 'strict',
     keepComments: false,
+  }).catch((error: unknown) => {
+    throw EmailErrors.fail('internal_error', `The email document did not compile: ${error instanceof Error ? error.message.trim() : String(error)}`);
   });
   if (result.errors.length) throw EmailErrors.fail('internal_error', `The email document did not compile: ${result.errors[0].formattedMessage}`);
 

@@ -263,7 +263,8 @@ export function renderMjmlBody(doc: EmailNode, w: MjmlWriter): string {
       padding,
       border: border(attrs),
       'border-radius': attrs.borderRadius ? RADIUS[attrs.borderRadius] : undefined,
-      'text-align': attrs.layoutAlignment ?? attrs.textAlign,
+      // mj-section aligns its columns left, center or right only; justify is for text.
+      'text-align': attrs.layoutAlignment ?? (attrs.textAlign === 'justify' ? 'left' : attrs.textAlign),
       'full-width': attrs.width === 'full' ? 'full-width' : undefined,
     })}>${columns.join('')}</mj-section>`;
     // The contract's margin is space around the section: an empty spacer section above and below.

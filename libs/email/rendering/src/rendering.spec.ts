@@ -173,3 +173,49 @@ describe('attributes', () => {
     expect(html).toContain('color:rgb(1, 2, 3)');
   });
 });
+
+describe('MJML strict validation', () => {
+  // Each enum value of each attribute, set on every node type at once (at the top level and inside a column), compiles.
+  const VALUES: Record<string, readonly unknown[]> = {
+    level: [1, 2, 3],
+    textAlign: ['left', 'center', 'right', 'justify'],
+    columns: [1, 2, 3],
+    width: ['default', 'large', 'full', 'fit'],
+    layoutAlignment: ['left', 'center'],
+    margin: ['none', 'normal', 'large'],
+    padding: ['none', 'normal', 'large'],
+    borderWidth: ['none', 'normal', 'large'],
+    borderRadius: ['none', 'normal', 'small', 'large', 'full'],
+    verticalAlign: ['top', 'middle', 'bottom'],
+    size: ['small', 'medium', 'large'],
+    align: ['left', 'center', 'right'],
+    crop: ['none', 'square', 'circle'],
+    fillColumn: [true, false],
+    widthPercent: [1, 33.3, 100],
+  };
+  const TYPES = [
+    'paragraph',
+    'heading',
+    'bulletList',
+    'orderedList',
+    'listItem',
+    'blockquote',
+    'emailSection',
+    'emailSectionColumn',
+    'emailButton',
+    'image',
+    'horizontalRule',
+  ] as const;
+  const cases = Object.entries(VALUES).flatMap(([attr, values]) => values.map((value) => [attr, value] as const));
+
+  it.each(cases)('%s = %j', async (attr, value) => {
+    const nodes = (): EmailNode[] =>
+      TYPES.map((type) => ({
+        type,
+        attrs: { [attr]: value, src: 'https://x.example/a.png', href: 'https://x.example/', label: 'Go', borderColor: '#000000', backgroundColor: '#eeeeee' },
+        content: [{ type: 'paragraph', content: [{ type: 'text', text: 'x' }] }],
+      }));
+    const template = await compileEmail({ document: doc(...nodes(), { type: 'emailSection', content: [{ type: 'emailSectionColumn', content: nodes() }] }) });
+    expect(template.html.chunks.join('')).toContain('</html>');
+  });
+});
