@@ -85,10 +85,11 @@ export interface EmailNode {
 export const MAX_DOCUMENT_DEPTH = 40;
 
 type Json = Record<string, unknown>;
-type Rule = 'string' | 'boolean' | readonly (string | number)[] | { min: number; max: number } | 'unsplash';
+export type AttrRule = 'string' | 'boolean' | readonly (string | number)[] | { min: number; max: number } | 'unsplash';
 
 const SPACING = ['none', 'normal', 'large'] as const;
-const NODE_ATTRS: Record<keyof EmailNodeAttrs, Rule> = {
+/** The contract's rule for each node attribute: a type, an enum, a number range, or the Unsplash object. */
+export const NODE_ATTRS: Record<keyof EmailNodeAttrs, AttrRule> = {
   id: 'string',
   level: [1, 2, 3],
   textAlign: ['left', 'center', 'right', 'justify'],
@@ -139,7 +140,7 @@ function string(value: unknown, path: string): void {
   if (typeof value !== 'string') throw invalid(path, 'must be a string');
 }
 
-function checkAttr(rule: Rule, value: unknown, path: string): void {
+function checkAttr(rule: AttrRule, value: unknown, path: string): void {
   if (rule === 'string') return string(value, path);
   if (rule === 'boolean') {
     if (typeof value !== 'boolean') throw invalid(path, 'must be a boolean');

@@ -1,7 +1,7 @@
 import { HtmlValidate } from 'html-validate';
 import { EVERY_NODE } from './__fixtures__/every-node';
 import { compileEmail } from './compile';
-import type { EmailNode } from './document';
+import { type EmailNode, NODE_ATTRS, NODE_TYPES } from './document';
 import { fillTemplate } from './template';
 
 const doc = (...content: EmailNode[]): EmailNode => ({ type: 'doc', content });
@@ -176,37 +176,13 @@ describe('attributes', () => {
 
 describe('MJML strict validation', () => {
   // Each enum value of each attribute, set on every node type at once (at the top level and inside a column), compiles.
-  const VALUES: Record<string, readonly unknown[]> = {
-    level: [1, 2, 3],
-    textAlign: ['left', 'center', 'right', 'justify'],
-    columns: [1, 2, 3],
-    width: ['default', 'large', 'full', 'fit'],
-    layoutAlignment: ['left', 'center'],
-    margin: ['none', 'normal', 'large'],
-    padding: ['none', 'normal', 'large'],
-    borderWidth: ['none', 'normal', 'large'],
-    borderRadius: ['none', 'normal', 'small', 'large', 'full'],
-    verticalAlign: ['top', 'middle', 'bottom'],
-    size: ['small', 'medium', 'large'],
-    align: ['left', 'center', 'right'],
-    crop: ['none', 'square', 'circle'],
-    fillColumn: [true, false],
-    widthPercent: [1, 33.3, 100],
-  };
-  const TYPES = [
-    'paragraph',
-    'heading',
-    'bulletList',
-    'orderedList',
-    'listItem',
-    'blockquote',
-    'emailSection',
-    'emailSectionColumn',
-    'emailButton',
-    'image',
-    'horizontalRule',
-  ] as const;
-  const cases = Object.entries(VALUES).flatMap(([attr, values]) => values.map((value) => [attr, value] as const));
+  const TYPES = NODE_TYPES.filter((type) => !['doc', 'text', 'hardBreak'].includes(type));
+  const cases = Object.entries(NODE_ATTRS).flatMap(([attr, rule]) => {
+    if (Array.isArray(rule)) return rule.map((value) => [attr, value] as const);
+    if (rule === 'boolean') return [[attr, true] as const, [attr, false] as const];
+    if (typeof rule === 'object' && 'min' in rule) return [[attr, rule.min] as const, [attr, (rule.min + rule.max) / 3] as const, [attr, rule.max] as const];
+    return [];
+  });
 
   it.each(cases)('%s = %j', async (attr, value) => {
     const nodes = (): EmailNode[] =>
