@@ -3,6 +3,7 @@ import { EVERY_NODE } from './__fixtures__/every-node';
 import { compileEmail } from './compile';
 import { type EmailNode, NODE_ATTRS, NODE_TYPES } from './document';
 import { fillTemplate } from './template';
+import { tokenKey } from './tokens';
 
 const doc = (...content: EmailNode[]): EmailNode => ({ type: 'doc', content });
 const paragraph = (value: string): EmailNode => ({ type: 'paragraph', content: [{ type: 'text', text: value }] });
@@ -193,5 +194,14 @@ describe('MJML strict validation', () => {
       }));
     const template = await compileEmail({ document: doc(...nodes(), { type: 'emailSection', content: [{ type: 'emailSectionColumn', content: nodes() }] }) });
     expect(template.html.chunks.join('')).toContain('</html>');
+  });
+});
+
+describe('tokenKey', () => {
+  it('gives the fields key of a ready-to-paste token, and null for anything else', () => {
+    expect(tokenKey('[Subscriber_Favorite_Color, fallback=""]')).toBe('Favorite_Color');
+    expect(tokenKey('[Subscriber_Name, fallback="friend"]')).toBe('Name');
+    expect(tokenKey('Favorite color')).toBeNull();
+    expect(tokenKey('[Subscriber_A, fallback=""] [Subscriber_B, fallback=""]')).toBeNull();
   });
 });

@@ -18,3 +18,12 @@ export function splitTokens(text: string): TextSegment[] {
   if (last < text.length) segments.push({ token: false, text: text.slice(last) });
   return segments;
 }
+
+/**
+ * The key a recipient's `fields` use for a custom-field token: `Favorite_Color` for `[Subscriber_Favorite_Color,
+ * fallback=""]` (what the audience lib's `personalizationToken(label)` writes). Null for anything that is not one token.
+ */
+export function tokenKey(token: string): string | null {
+  const segments = splitTokens(token.trim());
+  return segments.length === 1 && segments[0].token ? segments[0].key : null;
+}
