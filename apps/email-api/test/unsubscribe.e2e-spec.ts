@@ -82,7 +82,7 @@ describe('email-api: unsubscribe links', () => {
       /^default-src 'none'; style-src 'sha256-[^']+'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'$/,
     );
     expect(res.headers['referrer-policy']).toBe('no-referrer');
-    expect(res.text).toContain('Unsubscribe j•••@e•••.com from Acme &#60;b&#62;News&#60;/b&#62; &#38; &#34;Co&#34;?');
+    expect(res.text).toContain('Unsubscribe j•••@e•••.com from Acme &lt;b&gt;News&lt;/b&gt; &amp; &quot;Co&quot;?');
     expect(res.text).not.toContain('<b>News');
     expect(res.text).not.toContain('jane.doe');
     expect(res.text).toMatch(/<form method="post">/);

@@ -1,2 +1,3 @@
 export * from './ids';
 export * from './tenancy';
+export * from './html-escape';

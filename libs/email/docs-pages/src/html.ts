@@ -1,3 +1,5 @@
+import { escapeHtml } from '@shared/core';
+
 /** Markup that is already escaped: `html` inserts it as it is. */
 export class SafeHtml {
   constructor(readonly value: string) {}
@@ -8,12 +10,6 @@ export class SafeHtml {
 }
 
 export type Interpolation = SafeHtml | string | number | false | null | undefined | readonly Interpolation[];
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ESCAPES[char]);
-}
 
 function render(value: Interpolation): string {
   if (value === null || value === undefined || value === false) return '';

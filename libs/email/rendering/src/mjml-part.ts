@@ -1,6 +1,7 @@
 import type { EmailMark, EmailNode, EmailNodeAttrs, Spacing } from './document';
 import { safeColor, safeImageUrl, safeSize } from './safety';
-import { escapeHtml, type Slot } from './template';
+import { escapeHtml } from '@shared/core';
+import type { Slot } from './template';
 import { plain } from './text-part';
 import { splitTokens } from './tokens';
 

@@ -1,3 +1,4 @@
+import { escapeHtml } from '@shared/core';
 /**
  * A compiled part (subject, HTML or text): literal chunks with slots between them, `chunks.length === slots.length + 1`.
  * A token slot takes a recipient value (or its fallback); a link slot takes the message's link `index`, passed
@@ -38,15 +39,6 @@ export interface FilledMessage {
   subject: string;
   html: string;
   text: string;
-}
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const NEEDS_ESCAPE = /[&<>"']/;
-const ESCAPABLE = /[&<>"']/g;
-
-/** Escapes text for HTML text and double- or single-quoted attribute values. */
-export function escapeHtml(value: string): string {
-  return NEEDS_ESCAPE.test(value) ? value.replace(ESCAPABLE, (c) => ESCAPES[c]) : value;
 }
 
 function tokenValue(recipient: Recipient, key: string): string | null | undefined {

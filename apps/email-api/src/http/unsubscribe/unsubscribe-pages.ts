@@ -1,9 +1,5 @@
 import { createHash } from 'node:crypto';
-
-/** HTML-escapes text put into the page (workspace names and email addresses are user data). */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
+import { escapeHtml } from '@shared/core';
 
 /** `jane.doe@example.com` → `j•••@e•••.com`: enough for the recipient to recognise, little for whoever holds the link. */
 export function maskEmail(email: string): string {
