@@ -4,11 +4,9 @@
  * (X-Forwarded-For: the app trusts its proxy) and uses fresh forms, so counters in the shared Redis never collide.
  */
 import { randomInt } from 'node:crypto';
-import { chromium } from 'playwright-core';
 import request from 'supertest';
+import { launchChromium, listenOnLoopback } from '@shared/testing';
 import { formsApi, FormsApiHarness } from './helpers';
-
-const CHROMIUM = '/usr/bin/chromium';
 
 const LIMITS = {
   FORMS_SUBMISSIONS_PER_IP: '3',
@@ -145,14 +143,10 @@ describe('forms-api: limits on the public endpoints', () => {
     it('in Chromium, the limited page reads as a page', async () => {
       const form = await publishedForm();
       const ip = newIp();
-      const browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-      });
+      const browser = await launchChromium();
       try {
         const tab = await browser.newPage({ extraHTTPHeaders: { 'x-forwarded-for': ip } });
-        await api.app.listen(0, '127.0.0.1');
-        const url = `${(await api.app.getUrl()).replace('[::1]', '127.0.0.1')}/f/${form}`;
+        const url = `${await listenOnLoopback(api.app)}/f/${form}`;
         // The allowance is used up only now, right before the visit: starting Chromium can outlast the window's end.
         for (let i = 0; i < 4; i++) await page(form, ip).expect(200);
         const response = await tab.goto(url);
