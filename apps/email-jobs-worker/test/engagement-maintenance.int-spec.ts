@@ -8,10 +8,8 @@ import { getQueueToken } from '@nestjs/bullmq';
 import type { Job, Queue } from 'bullmq';
 import { EmailPrisma } from '@email/data-access';
 import { EmailQueues } from '@email/contracts';
-import { RunningWorker, startWorker } from '@shared/bootstrap';
-import { createTestDatabase, TestDatabase, uniqueQueuePrefix } from '@shared/testing';
 import { ENGAGEMENT_MAINTENANCE_SCHEDULER } from '../src/engagement-maintenance.processor';
-import { QUEUES, WorkerModule } from '../src/worker.module';
+import { settled, useJobsWorker } from './worker.fixture';
 
 /** The month `offset` months from the current one (UTC): its partition's name and its first day. */
 function month(offset: number): { partition: string; firstDay: string } {
@@ -21,28 +19,13 @@ function month(offset: number): { partition: string; firstDay: string } {
 }
 
 describe('email-jobs-worker: engagement maintenance', () => {
-  let db: TestDatabase;
-  let worker: RunningWorker;
+  const jobs = useJobsWorker({ ENGAGEMENT_RETENTION_MONTHS: '25' });
   let queue: Queue;
   let prisma: EmailPrisma;
 
-  beforeAll(async () => {
-    db = await createTestDatabase('email');
-    Object.assign(process.env, {
-      NODE_ENV: 'test',
-      EMAIL_DATABASE_URL: db.url,
-      ENGAGEMENT_RETENTION_MONTHS: '25',
-      QUEUE_PREFIX: uniqueQueuePrefix(),
-      HEALTH_PORT: '0',
-    });
-    worker = await startWorker(WorkerModule, { service: 'email-jobs-worker-test', defaultHealthPort: 0, queues: QUEUES });
-    queue = worker.app.get<Queue>(getQueueToken(EmailQueues.engagementMaintenance));
-    prisma = worker.app.get(EmailPrisma);
-  });
-  afterAll(async () => {
-    await queue?.obliterate({ force: true });
-    await worker?.stop();
-    await db?.drop();
+  beforeAll(() => {
+    queue = jobs.worker().app.get<Queue>(getQueueToken(EmailQueues.engagementMaintenance));
+    prisma = jobs.prisma();
   });
 
   const partitions = async () =>
@@ -50,11 +33,6 @@ describe('email-jobs-worker: engagement maintenance', () => {
       await prisma.$queryRaw<Array<{ name: string }>>`
         SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'email_events'::regclass ORDER BY 1`
     ).map((row) => row.name);
-
-  async function settled(job: Job): Promise<string> {
-    for (let i = 0; i < 200 && !['completed', 'failed'].includes(await job.getState()); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-    return job.getState();
-  }
 
   it('declares the daily scheduler and runs once at start, making this month and the next three', async () => {
     const schedulers = await queue.getJobSchedulers();

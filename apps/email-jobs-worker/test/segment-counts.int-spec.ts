@@ -7,22 +7,16 @@ import { getQueueToken } from '@nestjs/bullmq';
 import type { Job, Queue } from 'bullmq';
 import { EmailPrisma } from '@email/data-access';
 import { EmailQueues } from '@email/contracts';
-import { RunningWorker, startWorker } from '@shared/bootstrap';
-import { createTestDatabase, TestDatabase, uniqueQueuePrefix } from '@shared/testing';
-import { QUEUES, WorkerModule } from '../src/worker.module';
+import { settled, useJobsWorker } from './worker.fixture';
 
 describe('email-jobs-worker: segment recounts', () => {
-  let db: TestDatabase;
-  let worker: RunningWorker;
+  const jobs = useJobsWorker();
   let queue: Queue;
   let prisma: EmailPrisma;
 
   beforeAll(async () => {
-    db = await createTestDatabase('email');
-    Object.assign(process.env, { NODE_ENV: 'test', EMAIL_DATABASE_URL: db.url, QUEUE_PREFIX: uniqueQueuePrefix(), HEALTH_PORT: '0' });
-    worker = await startWorker(WorkerModule, { service: 'email-jobs-worker-test', defaultHealthPort: 0, queues: QUEUES });
-    queue = worker.app.get<Queue>(getQueueToken(EmailQueues.segmentCounts));
-    prisma = worker.app.get(EmailPrisma);
+    queue = jobs.worker().app.get<Queue>(getQueueToken(EmailQueues.segmentCounts));
+    prisma = jobs.prisma();
     await prisma.workspace.create({ data: { id: 'wsp_counts', name: 'Counts' } });
     await prisma.subscriber.createMany({
       data: ['Active', 'Active', 'Unsubscribed', 'Active'].map((status, i) => ({
@@ -36,14 +30,10 @@ describe('email-jobs-worker: segment recounts', () => {
     const definition = { match: 'all', groups: [{ id: 'g', match: 'all', conditions: [{ id: 'eu', field: 'country', operator: 'in_region', value: 'EU' }] }] };
     await prisma.segment.create({ data: { id: 'seg_counts', workspace_id: 'wsp_counts', name: 'EU', name_key: 'eu', definition } });
   });
-  afterAll(async () => {
-    await queue?.obliterate({ force: true });
-    await worker?.stop();
-    await db?.drop();
-  });
 
+  /** The job's return value once it has settled. */
   async function finished(job: Job): Promise<unknown> {
-    for (let i = 0; i < 200 && !['completed', 'failed'].includes(await job.getState()); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    await settled(job);
     return (await queue.getJob(job.id!))?.returnvalue;
   }
 
