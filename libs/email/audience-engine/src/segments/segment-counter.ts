@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Segment } from '@email/data-access';
 import { Clock, WorkspaceId } from '@shared/core';
 import { parseAudienceDefinition } from '../audience-definition';
-import { AudienceCount, AudienceRepository } from '../audience.repository';
+import { AudienceCount, AudienceRepository, CompiledAudience } from '../audience.repository';
 import { SegmentRepository } from './segment.repository';
 
 /** How long list pages may show a segment's cached counts before a background recount is asked for. */
@@ -24,9 +24,10 @@ export class SegmentCounter {
     private readonly clock: Clock,
   ) {}
 
-  async recount(workspaceId: WorkspaceId, segment: Pick<Segment, 'id' | 'definition'>): Promise<CountedSegment> {
+  /** `compiled`: the segment's definition as its writer just compiled it, so it is not compiled a second time. */
+  async recount(workspaceId: WorkspaceId, segment: Pick<Segment, 'id' | 'definition'>, compiled?: CompiledAudience): Promise<CountedSegment> {
     const countedAt = this.clock.now();
-    const compiled = await this.audience.compile(workspaceId, parseAudienceDefinition(segment.definition), segment.id);
+    compiled ??= await this.audience.compile(workspaceId, parseAudienceDefinition(segment.definition), segment.id);
     const counts = await this.audience.count(compiled);
     await this.segments.saveCounts(workspaceId, segment.id, counts, countedAt);
     return { ...counts, countedAt };

@@ -5,7 +5,7 @@ import { Clock, IdGenerator, WorkspaceId } from '@shared/core';
 import { DomainError } from '@shared/errors';
 import { CursorCodec, keysetList, Page } from '@shared/pagination';
 import { parseAudienceDefinition, type AudienceDefinition } from '../audience-definition';
-import { AudienceCount, AudienceRepository } from '../audience.repository';
+import { AudienceCount, AudienceRepository, CompiledAudience } from '../audience.repository';
 import { segmentIdsOf } from '../audience-compiler';
 import { SegmentCountRequests } from './segment-count.queue';
 import { countsAreStale, SegmentCounter } from './segment-counter';
@@ -85,12 +85,12 @@ export class SegmentService {
   async create(workspaceId: WorkspaceId, input: SegmentUpsertRequestDto): Promise<SegmentDto> {
     const id = this.ids.newId('seg');
     const definition = parseAudienceDefinition(input.definition);
-    const segment = await this.segments.locked(workspaceId, async (tx) => {
-      await this.audience.compile(workspaceId, definition, id, tx);
+    const { segment, compiled } = await this.segments.locked(workspaceId, async (tx) => {
+      const compiled = await this.audience.compile(workspaceId, definition, id, tx);
       const data = { name: input.name, description: input.description ?? null, definition, referencedSegmentIds: segmentIdsOf(definition) };
-      return this.segments.create(tx, workspaceId, id, data);
+      return { segment: await this.segments.create(tx, workspaceId, id, data), compiled };
     });
-    return this.withFreshCounts(workspaceId, segment);
+    return this.withFreshCounts(workspaceId, segment, compiled);
   }
 
   async update(workspaceId: WorkspaceId, id: string, input: SegmentUpdateRequestDto): Promise<SegmentDto> {
@@ -102,12 +102,12 @@ export class SegmentService {
       data.definition = parseAudienceDefinition(input.definition);
       data.referencedSegmentIds = segmentIdsOf(data.definition);
     }
-    const segment = await this.segments.locked(workspaceId, async (tx) => {
-      if (data.definition) await this.audience.compile(workspaceId, data.definition, id, tx);
-      return this.segments.update(tx, workspaceId, id, data);
+    const { segment, compiled } = await this.segments.locked(workspaceId, async (tx) => {
+      const compiled = data.definition ? await this.audience.compile(workspaceId, data.definition, id, tx) : undefined;
+      return { segment: await this.segments.update(tx, workspaceId, id, data), compiled };
     });
     if (!segment) throw EmailErrors.notFound('segment', id);
-    return this.withFreshCounts(workspaceId, segment);
+    return this.withFreshCounts(workspaceId, segment, compiled);
   }
 
   /** Refused with 409 while anything uses the segment; the lock keeps a reference from being saved meanwhile. */
@@ -135,9 +135,9 @@ export class SegmentService {
    * A stored definition can stop compiling (a custom field it names was deleted since); the record still reads,
    * with the last counts it had.
    */
-  private async withFreshCounts(workspaceId: WorkspaceId, segment: Segment): Promise<SegmentDto> {
+  private async withFreshCounts(workspaceId: WorkspaceId, segment: Segment, compiled?: CompiledAudience): Promise<SegmentDto> {
     try {
-      const counted = await this.counter.recount(workspaceId, segment);
+      const counted = await this.counter.recount(workspaceId, segment, compiled);
       return toSegmentDto(segment, counted, counted.countedAt);
     } catch (error) {
       if (!(error instanceof DomainError) || error.status >= 500) throw error;
