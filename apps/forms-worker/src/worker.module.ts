@@ -2,14 +2,23 @@ import { Module } from '@nestjs/common';
 import { readinessChecksProvider, workerImports } from '@shared/bootstrap';
 import { FormsWorkerQueues } from '@forms/contracts';
 import { FormsDataAccessModule, FormsPrisma } from '@forms/data-access';
+import { SubmissionExportsWorkerModule } from '@forms/exports';
 import { UploadCleanupModule } from '@forms/submissions';
+import { ExportCleanupProcessor, ExportCleanupSchedule, SubmissionExportProcessor } from './submission-export.processor';
 import { UploadCleanupProcessor, UploadCleanupSchedule } from './upload-cleanup.processor';
 
 export const HEALTH_PORT = 9104;
 export const QUEUES = FormsWorkerQueues['forms-worker'];
 
 @Module({
-  imports: [...workerImports(HEALTH_PORT, QUEUES), FormsDataAccessModule, UploadCleanupModule],
-  providers: [readinessChecksProvider(FormsPrisma), UploadCleanupProcessor, UploadCleanupSchedule],
+  imports: [...workerImports(HEALTH_PORT, QUEUES), FormsDataAccessModule, UploadCleanupModule, SubmissionExportsWorkerModule],
+  providers: [
+    readinessChecksProvider(FormsPrisma),
+    UploadCleanupProcessor,
+    UploadCleanupSchedule,
+    SubmissionExportProcessor,
+    ExportCleanupProcessor,
+    ExportCleanupSchedule,
+  ],
 })
 export class WorkerModule {}

@@ -5,45 +5,22 @@
  */
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { FormsPrisma } from '@forms/data-access';
 import { UploadStorage } from '@forms/submissions';
-import { RunningWorker, startWorker } from '@shared/bootstrap';
 import { FormsQueues } from '@forms/contracts';
-import { createTestDatabase, TestDatabase, uniqueQueuePrefix } from '@shared/testing';
-import { QUEUES, WorkerModule } from '../src/worker.module';
+import { settled, useFormsWorker } from './worker.fixture';
 
 const HOUR = 3_600_000;
 
 describe('forms-worker: removing unattached uploads', () => {
-  let db: TestDatabase;
-  let worker: RunningWorker;
-  const uploadDir = mkdtempSync(join(tmpdir(), 'forms-cleanup-'));
-
-  beforeAll(async () => {
-    db = await createTestDatabase('forms');
-    Object.assign(process.env, {
-      NODE_ENV: 'test',
-      FORMS_DATABASE_URL: db.url,
-      FORMS_UPLOAD_DIR: uploadDir,
-      FORMS_UPLOAD_RETENTION_HOURS: '24',
-      QUEUE_PREFIX: uniqueQueuePrefix(),
-      HEALTH_PORT: '0',
-    });
-    worker = await startWorker(WorkerModule, { service: 'forms-worker-test', defaultHealthPort: 0, queues: QUEUES });
-  });
-  afterAll(async () => {
-    const queue = worker?.app.get<Queue>(getQueueToken(FormsQueues.formsUploadCleanup));
-    await queue?.obliterate({ force: true });
-    await worker?.stop();
-    await db?.drop();
-    rmSync(uploadDir, { recursive: true, force: true });
-  });
+  const fixture = useFormsWorker({ FORMS_UPLOAD_RETENTION_HOURS: '24' });
+  const { uploadDir } = fixture;
 
   it('is a repeatable job that removes old unattached uploads and the files of deleted forms, and keeps attached and young ones', async () => {
+    const worker = fixture.worker();
     const prisma = worker.app.get(FormsPrisma);
     const storage = worker.app.get(UploadStorage);
     const queue = worker.app.get<Queue>(getQueueToken(FormsQueues.formsUploadCleanup));
@@ -91,8 +68,7 @@ describe('forms-worker: removing unattached uploads', () => {
     await storage.write('frm_deleted/upl_orphan', Readable.from([Buffer.from('orphan')]), 1024);
 
     const job = await queue.add('remove-unattached-uploads', {});
-    for (let i = 0; i < 200 && (await job.getState()) !== 'completed'; i++) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(await job.getState()).toBe('completed');
+    expect(await settled(job)).toBe('completed');
 
     const left = await prisma.formUpload.findMany({ select: { id: true }, orderBy: { id: 'asc' } });
     expect(left.map((row) => row.id)).toEqual(['upl_old_attached', 'upl_young']);

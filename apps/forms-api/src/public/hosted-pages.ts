@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { gzipSync } from 'node:zlib';
 import { PublishedForm } from '@forms/forms';
-import { HOSTED_FORM_CSP, hostedFormScript, renderHostedForm, renderUnavailablePage } from '@forms/hosted-page';
+import { HOSTED_FORM_CSP, hostedFormCsp, hostedFormScript, hostedFormStylesheet, renderHostedForm, renderUnavailablePage } from '@forms/hosted-page';
 
 /** A response body kept ready in both encodings: compressed once, served many times. */
 export interface EncodedBody {
@@ -17,6 +17,9 @@ export interface RenderedPage {
 
 const MAX_CACHED_PAGES = 2_000;
 
+/** Where the page's self-hosted theme fonts are served (`PublicFormsController.font`). */
+export const FONTS_URL = '/f/fonts';
+
 const encode = (text: string): EncodedBody => {
   const plain = Buffer.from(text);
   return { plain, gzip: gzipSync(plain) };
@@ -25,32 +28,33 @@ const encode = (text: string): EncodedBody => {
 /** Hosted form pages (and the closed and not-found pages), rendered and compressed once per published version and kept in memory. */
 @Injectable()
 export class HostedPages {
-  private readonly pages = new Map<string, EncodedBody>();
+  private readonly pages = new Map<string, { body: EncodedBody; csp: string }>();
   private scriptBody?: Promise<{ fileName: string; etag: string; body: EncodedBody }>;
+  private stylesheetBody?: { fileName: string; etag: string; body: EncodedBody };
   private notFound?: EncodedBody;
 
   async render(form: PublishedForm | null): Promise<RenderedPage> {
     if (!form || !form.schema) {
-      this.notFound ??= encode(renderUnavailablePage('This form does not exist or is not published yet.'));
+      this.notFound ??= encode(renderUnavailablePage('This form does not exist or is not published yet.', undefined, FONTS_URL));
       return { status: 404, body: this.notFound, csp: HOSTED_FORM_CSP };
     }
     const key = `${form.publicId}:${form.version}:${form.status}`;
-    let body = this.pages.get(key);
-    if (!body) {
-      body =
+    let page = this.pages.get(key);
+    if (!page) {
+      page =
         form.status === 'closed'
-          ? encode(renderUnavailablePage(`${form.title} is closed and no longer accepts responses.`))
-          : await this.renderForm(form, form.schema);
+          ? { body: encode(renderUnavailablePage(`${form.title} is closed and no longer accepts responses.`, undefined, FONTS_URL)), csp: HOSTED_FORM_CSP }
+          : { body: await this.renderForm(form, form.schema), csp: hostedFormCsp(form.schema.theme) };
       if (this.pages.size >= MAX_CACHED_PAGES) this.pages.delete(this.pages.keys().next().value as string);
-      this.pages.set(key, body);
+      this.pages.set(key, page);
     }
-    return { status: 200, body, csp: HOSTED_FORM_CSP };
+    return { status: 200, ...page };
   }
 
   /** What a person sees past the hosted-page limit: a page, not a JSON envelope. Rare, so rendered each time. */
   tooManyRequests(retryAfterSeconds: number): RenderedPage {
     const message = `Too many pages were opened from your network in the last minute. Please wait ${retryAfterSeconds} seconds, then reload this page.`;
-    return { status: 429, body: encode(renderUnavailablePage(message, 'Please try again shortly')), csp: HOSTED_FORM_CSP };
+    return { status: 429, body: encode(renderUnavailablePage(message, 'Please try again shortly', FONTS_URL)), csp: HOSTED_FORM_CSP };
   }
 
   private async renderForm(form: PublishedForm, schema: NonNullable<PublishedForm['schema']>): Promise<EncodedBody> {
@@ -65,8 +69,18 @@ export class HostedPages {
         submitUrl: `/api/public/forms/${form.publicId}/submissions`,
         uploadUrl: `/api/public/forms/${form.publicId}/uploads`,
         scriptUrl: `/f/assets/${script.fileName}`,
+        stylesheetUrl: `/f/assets/${this.stylesheet().fileName}`,
+        fontsUrl: FONTS_URL,
       }),
     );
+  }
+
+  stylesheet(): { fileName: string; etag: string; body: EncodedBody } {
+    if (!this.stylesheetBody) {
+      const { fileName, etag, body } = hostedFormStylesheet();
+      this.stylesheetBody = { fileName, etag, body: encode(body) };
+    }
+    return this.stylesheetBody;
   }
 
   script(): Promise<{ fileName: string; etag: string; body: EncodedBody }> {

@@ -5,6 +5,7 @@ import { Public } from '@shared/auth';
 import { DomainError } from '@shared/errors';
 import { FormsErrors } from '@forms/contracts';
 import { PublishedForms } from '@forms/forms';
+import { hostedFontFile } from '@forms/hosted-page';
 import { PublicLimits, SubmissionsService, UploadsService } from '@forms/submissions';
 import { EncodedBody, HostedPages } from './hosted-pages';
 
@@ -39,12 +40,26 @@ export class PublicFormsController {
   @HttpCode(204)
   favicon(): void {}
 
+  /** The page's script or stylesheet, named by content, so cached for good. */
   @Get('f/assets/:file')
   async script(@Param('file') file: string, @Headers('accept-encoding') acceptEncoding: string | undefined, @Res() reply: Reply) {
     const script = await this.pages.script();
-    if (file !== script.fileName) throw FormsErrors.notFound('asset', file);
-    reply.header('content-type', 'text/javascript; charset=utf-8').header('cache-control', 'public, max-age=31536000, immutable').header('etag', script.etag);
-    sendBody(reply, script.body, acceptEncoding);
+    const stylesheet = this.pages.stylesheet();
+    const asset = file === script.fileName ? script : file === stylesheet.fileName ? stylesheet : null;
+    if (!asset) throw FormsErrors.notFound('asset', file);
+    reply
+      .header('content-type', asset === script ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8')
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .header('etag', asset.etag);
+    sendBody(reply, asset.body, acceptEncoding);
+  }
+
+  /** A theme font file the page links to (only those; see @forms/hosted-page fonts); named by its content, so immutable. */
+  @Get('f/fonts/:file')
+  font(@Param('file') file: string, @Res() reply: Reply) {
+    const font = hostedFontFile(file);
+    if (!font) throw FormsErrors.notFound('asset', file);
+    reply.header('content-type', 'font/woff2').header('cache-control', 'public, max-age=31536000, immutable').header('etag', font.etag).send(font.body);
   }
 
   @Get('f/:public_id')

@@ -148,6 +148,10 @@ export const FORMS_ERROR_CODES = defineErrorCodes({
   unknown_field: invalid('An answer names a field the published form does not have.'),
   unknown_hidden_value: invalid('A hidden value names a hidden field the published form does not have.'),
   unknown_upload: invalid('A file answer names an upload that was not made to this form.'),
+  unknown_submission: invalid('A selected submission id is not a submission of this form.'),
+  submission_export_not_found: { type: 'not_found', description: 'The form has no spreadsheet export with this id.' },
+  export_not_ready: { type: 'conflict', description: 'The export has not completed (queued, processing or failed), so there is no file to download yet.' },
+  export_expired: { type: 'not_found', status: 410, description: 'The export completed but its file has expired and was removed; start a new export.' },
   duplicate_submission: { type: 'conflict', description: 'This analytics session has already submitted the form.' },
 });
 

@@ -8,6 +8,7 @@ import type {
   OpinionScaleField,
   PaymentField,
   RankingField,
+  RatingField,
   SingleChoiceField,
 } from '@forms/draft-schema';
 import { createRunState, paymentAmount } from '@forms/runtime';
@@ -16,7 +17,8 @@ import { tag, voidTag, type AttributeValue } from './html';
 import { fieldErrorId, fieldHintId, fieldInputId } from './ids';
 import { formatMoney } from './money';
 
-const RATING_ICONS = { star: '★', heart: '♥', thumb: '👍' } as const;
+/** The icon and its name, singular and plural. */
+const RATING_ICONS = { star: ['★', 'star', 'stars'], heart: ['♥', 'heart', 'hearts'], thumb: ['👍', 'thumb up', 'thumbs up'] } as const;
 
 /** Native input types for the single-line fields without their own constraints. */
 const INPUT_TYPES: Partial<Record<Field['type'], { type: string; autocomplete?: string; inputmode?: string }>> = {
@@ -36,11 +38,11 @@ export function renderField(field: Field, schema: DraftSchema): string {
     case 'payment':
       return renderPayment(field, schema);
     case 'single_choice':
-      return group(field, choiceOptions(field, 'radio') + otherOption(field), { role: 'radiogroup' });
+      return group(field, choiceCards(field, 'radio', otherOption(field)), { role: 'radiogroup' });
     case 'multiple_choice':
-      return group(field, choiceOptions(field, 'checkbox'));
+      return group(field, choiceCards(field, 'checkbox'));
     case 'rating':
-      return group(field, scale(field, range(1, field.max), RATING_ICONS[field.icon]), { role: 'radiogroup' });
+      return group(field, rating(field), { role: 'radiogroup' });
     case 'opinion_scale':
     case 'nps': {
       const labels = scaleLabels(field);
@@ -149,8 +151,11 @@ function errorSlot(field: Field): string {
   return tag('p', { class: 'field-error', id: fieldErrorId(field.id), role: 'alert' });
 }
 
-function choiceOptions(field: SingleChoiceField | MultipleChoiceField, type: 'radio' | 'checkbox'): string {
-  return field.options.map((option, index) => choice(field, type, option.value, index, optionContent(option))).join('');
+/** Options as cards; with pictures they sit in a grid of image cards. */
+function choiceCards(field: SingleChoiceField | MultipleChoiceField, type: 'radio' | 'checkbox', extra = ''): string {
+  const options = field.options.map((option, index) => choice(field, type, option.value, index, optionContent(option))).join('');
+  const withImages = field.options.some((option) => safeUrl(option.imageUrl));
+  return tag('div', { class: withImages ? 'choices choices-images' : 'choices' }, options + extra);
 }
 
 function optionContent(option: ChoiceOption): string {
@@ -176,38 +181,64 @@ function otherOption(field: SingleChoiceField): string {
 
 const fileLimitsId = (field: Field) => `${fieldInputId(field.id)}-limits`;
 
+/** A drop zone: the native file input stretched invisibly over it, so clicking, dropping and the keyboard all work. */
 function fileUpload(field: FileUploadField): string {
-  const limits = `Up to ${field.maxFiles} ${field.maxFiles === 1 ? 'file' : 'files'}, ${field.maxSizeMb} MB each.`;
-  return (
-    tag('p', { class: 'hint', id: fileLimitsId(field) }, limits) +
+  const files = field.maxFiles === 1 ? 'file' : 'files';
+  const limits = `Up to ${field.maxFiles} ${files}, ${field.maxSizeMb} MB each.`;
+  const zone = tag(
+    'div',
+    { class: 'dropzone' },
     voidTag('input', {
       ...inputAttributes(field, [fileLimitsId(field)]),
       type: 'file',
       multiple: field.maxFiles > 1,
       accept: field.accept.join(',') || undefined,
     }) +
-    '<ul class="upload-list" aria-live="polite"></ul>'
+      `<span class="dropzone-icon" aria-hidden="true">⇪</span>` +
+      `<span class="dropzone-text" aria-hidden="true"><strong>Choose ${field.maxFiles === 1 ? 'a file' : files}</strong> or drag ${field.maxFiles === 1 ? 'it' : 'them'} here</span>` +
+      tag('span', { class: 'hint', id: fileLimitsId(field) }, limits),
   );
+  return zone + '<ul class="upload-list" aria-live="polite"></ul>';
 }
 
 function range(from: number, to: number): number[] {
   return Array.from({ length: Math.max(to - from + 1, 0) }, (_, index) => from + index);
 }
 
-function scale(field: Field, values: number[], icon?: string): string {
-  const options = values.map((value) =>
-    choice(field, 'radio', String(value), value, `${icon ? `<span aria-hidden="true">${icon}</span>` : ''}<span>${value}</span>`),
+/**
+ * A segmented row of numbers (visually hidden radios, so arrow keys still work). Long scales break into two even
+ * rows on a phone (`--narrow`, see styles.ts) instead of wrapping one leftover segment.
+ */
+function scale(field: Field, values: number[]): string {
+  const options = values.map((value) => choice(field, 'radio', String(value), value, `<span>${value}</span>`));
+  const narrow = values.length > 7 ? Math.ceil(values.length / 2) : values.length;
+  return tag('div', { class: 'scale', style: `--count:${values.length};--narrow:${narrow}` }, options.join(''));
+}
+
+/** Stars (or hearts, thumbs) that fill up to the chosen one; each radio is named "N stars" for assistive technology. */
+function rating(field: RatingField): string {
+  const [icon, one, many] = RATING_ICONS[field.icon];
+  const options = range(1, field.max).map((value) =>
+    choice(
+      field,
+      'radio',
+      String(value),
+      value,
+      `<span class="rating-icon" aria-hidden="true">${icon}</span><span class="sr-only">${value} ${value === 1 ? one : many}</span>`,
+    ),
   );
-  return `<div class="scale">${options.join('')}</div>`;
+  return tag('div', { class: `rating rating-${field.icon}` }, options.join(''));
 }
 
 const scaleLabelsId = (field: Field) => `${fieldInputId(field.id)}-scale`;
 
+/** The ends of the scale, under its first and last segments; an NPS question says "Not likely" / "Very likely" by default. */
 function scaleLabels(field: OpinionScaleField | NpsField): string {
-  if (!field.minLabel && !field.maxLabel) return '';
+  const [minLabel, maxLabel] = field.type === 'nps' ? [field.minLabel || 'Not likely', field.maxLabel || 'Very likely'] : [field.minLabel, field.maxLabel];
+  if (!minLabel && !maxLabel) return '';
   const [min, max] = field.type === 'nps' ? [0, 10] : [field.min, field.max];
-  const side = (value: number, text?: string) => (text ? `<span>${value}: ${escapeHtml(text)}</span>` : '<span></span>');
-  return tag('p', { class: 'scale-labels', id: scaleLabelsId(field) }, side(min, field.minLabel) + side(max, field.maxLabel));
+  const side = (value: number, text?: string) => (text ? `<span><span class="sr-only">${value}: </span>${escapeHtml(text)}</span>` : '<span></span>');
+  return tag('p', { class: 'scale-labels', id: scaleLabelsId(field) }, side(min, minLabel) + side(max, maxLabel));
 }
 
 const rankingHintId = (field: Field) => `${fieldInputId(field.id)}-ranking-hint`;

@@ -1,18 +1,10 @@
-/**
- * The hosted page in a real Chromium: a node server serves the rendered page (with its CSP), the bundled script and
- * fake submission and upload endpoints that answer like the API (the thank-you screen comes from `walk`).
- */
-import { existsSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+/** The hosted page in a real Chromium, served by the test server of hosted-page-server.fixture.ts. */
+import type { Server } from 'node:http';
+import type { Browser, Page } from 'playwright-core';
 import { DEFAULT_THANK_YOU_SCREEN_ID, type DraftSchema } from '@forms/draft-schema';
-import { walk, type Answers } from '@forms/runtime';
-import { HOSTED_FORM_CSP } from './csp';
-import { renderHostedForm } from './page';
-import { hostedFormScript } from './script';
-
-const CHROMIUM = '/usr/bin/chromium';
+import { walk } from '@forms/runtime';
+import { launchChromium } from '@shared/testing';
+import { startServer, type Recorded } from './hosted-page-server.fixture';
 
 const schema: DraftSchema = {
   version: 1,
@@ -124,74 +116,6 @@ const redirecting: DraftSchema = {
 };
 const forms: Record<string, DraftSchema> = { pub_x: schema, pub_r: redirecting };
 
-interface Recorded {
-  submissions: { values: Answers; hiddenValues: Record<string, string>; completedStepIds: string[]; analyticsSessionId: string }[];
-  uploads: { headers: IncomingMessage['headers']; size: number }[];
-}
-
-async function readBody(request: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
-async function startServer(recorded: Recorded): Promise<{ server: Server; origin: string }> {
-  const script = await hostedFormScript();
-  const page = (publicId: string) =>
-    renderHostedForm({
-      formId: `frm_${publicId}`,
-      publicId,
-      title: 'Join the club',
-      publishedVersion: 1,
-      schema: forms[publicId],
-      submitUrl: `/api/public/forms/${publicId}/submissions`,
-      uploadUrl: `/api/public/forms/${publicId}/uploads`,
-      scriptUrl: `/f/assets/${script.fileName}`,
-    });
-  const server = createServer(async (request, response) => {
-    const url = new URL(request.url ?? '/', 'http://localhost');
-    const json = (status: number, body: unknown) => {
-      response.writeHead(status, { 'content-type': 'application/json' });
-      response.end(JSON.stringify(body));
-    };
-    const publicId = /^\/(?:f|api\/public\/forms)\/(pub_[a-z]+)/.exec(url.pathname)?.[1] ?? '';
-    const form = forms[publicId];
-    if (request.method === 'GET' && form && url.pathname === `/f/${publicId}`) {
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': HOSTED_FORM_CSP });
-      return response.end(page(publicId));
-    }
-    if (request.method === 'GET' && url.pathname === `/f/assets/${script.fileName}`) {
-      response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', etag: script.etag });
-      return response.end(script.body);
-    }
-    if (request.method === 'POST' && form && url.pathname === `/api/public/forms/${publicId}/uploads`) {
-      const body = await readBody(request);
-      recorded.uploads.push({ headers: request.headers, size: body.length });
-      const fileName = decodeURIComponent(String(request.headers['x-file-name']));
-      return json(201, { id: 'upl_1', fileName, mimeType: request.headers['x-file-type'], size: body.length, url: 'https://files.test/upl_1' });
-    }
-    if (request.method === 'POST' && form && url.pathname === `/api/public/forms/${publicId}/submissions`) {
-      const body = JSON.parse((await readBody(request)).toString('utf8'));
-      recorded.submissions.push(body);
-      if (body.values.email === 'blocked@example.com') {
-        return json(422, {
-          error: { type: 'validation_error', code: 'invalid_answer', message: 'This address cannot be used.', details: { field: 'values.email' } },
-        });
-      }
-      const result = walk(form, body.values, body.hiddenValues);
-      const screen = result.endingScreen;
-      return json(201, {
-        submission: { id: 'sub_1' },
-        thank_you: { id: screen.id, title: screen.title },
-        ...(result.redirectTo ? { redirect_to: result.redirectTo } : {}),
-      });
-    }
-    response.writeHead(url.pathname === '/favicon.ico' ? 204 : 404).end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
-
 const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id ?? '');
 
 describe('hosted form page in Chromium', () => {
@@ -201,9 +125,8 @@ describe('hosted form page in Chromium', () => {
   const recorded: Recorded = { submissions: [], uploads: [] };
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`Chromium is required for this test and was not found at ${CHROMIUM} (apt-get install -y chromium).`);
-    ({ server, origin } = await startServer(recorded));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    ({ server, origin } = await startServer(forms, recorded));
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {
@@ -258,13 +181,16 @@ describe('hosted form page in Chromium', () => {
     // The free plan skips the company step and adds the hidden `ref` (10) to the total (5): 15.00.
     await expect(page.locator('#step-s_quiz').isVisible()).resolves.toBe(true);
     await expect(page.locator('#step-s_company').isHidden()).resolves.toBe(true);
-    await expect(focusedId(page)).resolves.toBe('step-s_quiz-title');
+    await expect(focusedId(page)).resolves.toBe('f-pet-0');
+    await expect(page.locator('#form-announcer').textContent()).resolves.toBe('Step 3 of 3: A little quiz');
+    await expect(page.getByRole('progressbar', { name: 'Form progress' }).getAttribute('aria-valuetext')).resolves.toBe('Step 3 of 3');
     await expect(page.locator('[data-field="deposit"] .payment-amount').textContent()).resolves.toBe('€15.00');
     await expect(page.getByRole('button', { name: 'Next' }).isHidden()).resolves.toBe(true);
 
     // Back restores the variables: going forward again does not add twice.
     await page.getByRole('button', { name: 'Back' }).click();
-    await expect(focusedId(page)).resolves.toBe('step-s_about-title');
+    await expect(focusedId(page)).resolves.toBe('f-name');
+    await expect(page.locator('#form-progress-label').textContent()).resolves.toBe('Step 1 of 3');
     await expect(page.getByLabel('Your name').inputValue()).resolves.toBe('Ada');
     await page.getByRole('button', { name: 'Next' }).click();
     await expect(page.locator('[data-field="deposit"] .payment-amount').textContent()).resolves.toBe('€15.00');
@@ -337,6 +263,26 @@ describe('hosted form page in Chromium', () => {
     expect(consoleErrors.filter((text) => !text.includes('status of 422'))).toEqual([]);
     await page.close();
   }, 90_000);
+
+  it('slides the next step in, unless the person prefers reduced motion', async () => {
+    for (const reducedMotion of ['no-preference', 'reduce'] as const) {
+      const page = await browser.newPage({ reducedMotion });
+      await page.goto(`${origin}/f/pub_x`);
+      await page.getByLabel('Your name').fill('Ada');
+      await page.getByLabel('Email address').fill('ada@example.org');
+      await page.getByRole('radio', { name: 'Pro' }).check();
+      await page.keyboard.press('Enter');
+      await page.locator('#step-s_company').waitFor();
+      const animation = await page.locator('#step-s_company').evaluate((element) => getComputedStyle(element).animationName);
+      expect([reducedMotion, animation]).toEqual([reducedMotion, reducedMotion === 'reduce' ? 'none' : 'step-forward']);
+      await expect(focusedId(page)).resolves.toBe('f-company');
+      await page.getByRole('button', { name: 'Back' }).click();
+      await expect(page.locator('#step-s_about').evaluate((element) => getComputedStyle(element).animationName)).resolves.toBe(
+        reducedMotion === 'reduce' ? 'none' : 'step-back',
+      );
+      await page.close();
+    }
+  }, 30_000);
 
   it('follows redirect_to after submitting', async () => {
     const page = await browser.newPage();

@@ -7,6 +7,8 @@ export const PAGE_IDS = {
   submit: 'form-submit',
   formError: 'form-error',
   announcer: 'form-announcer',
+  progress: 'form-progress',
+  progressLabel: 'form-progress-label',
 } as const;
 
 export const fieldInputId = (fieldId: string) => `f-${fieldId}`;

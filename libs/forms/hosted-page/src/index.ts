@@ -1,4 +1,6 @@
 export { renderHostedForm, renderUnavailablePage, type HostedFormView } from './page';
-export { HOSTED_FORM_CSP } from './csp';
+export { HOSTED_FORM_CSP, hostedFormCsp } from './csp';
+export { hostedFontFile, type FontFile } from './fonts';
 export { hostedFormScript, type HostedFormScript } from './script';
 export { escapeHtml, safeUrl } from './escape';
+export { hostedFormStylesheet, type HostedAsset } from './assets';

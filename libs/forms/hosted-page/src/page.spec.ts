@@ -1,6 +1,8 @@
 import { DEFAULT_THANK_YOU_SCREEN_ID, FIELD_TYPES, type DraftSchema, type Field, type ThankYouScreen } from '@forms/draft-schema';
-import { HOSTED_FORM_CSP } from './csp';
+import { hostedFormStylesheet } from './assets';
+import { HOSTED_FORM_CSP, hostedFormCsp } from './csp';
 import { escapeHtml, safeUrl } from './escape';
+import { hostedFontFile } from './fonts';
 import { renderHostedForm, renderUnavailablePage, type HostedFormView } from './page';
 
 const options = [
@@ -109,6 +111,8 @@ function render(form: DraftSchema = schema(), title = 'Sign up'): string {
     submitUrl: '/api/public/forms/pub_x/submissions',
     uploadUrl: '/api/public/forms/pub_x/uploads',
     scriptUrl: '/f/assets/form.abcd1234.js',
+    stylesheetUrl: '/f/assets/form.abcd1234.css',
+    fontsUrl: '/f/fonts',
   };
   return renderHostedForm(view);
 }
@@ -208,9 +212,17 @@ describe('renderHostedForm', () => {
     expect(fieldMarkup(html, 'f_single_choice')).toContain('<label class="sr-only" for="f-f_single_choice-other-text">Other answer</label>');
     expect(fieldMarkup(html, 'f_multiple_choice').match(/type="checkbox"/g)).toHaveLength(2);
     expect(fieldMarkup(html, 'f_rating').match(/type="radio"/g)).toHaveLength(5);
-    expect(fieldMarkup(html, 'f_rating')).toContain('<span aria-hidden="true">♥</span><span>5</span>');
+    expect(fieldMarkup(html, 'f_rating')).toContain('<span class="rating-icon" aria-hidden="true">♥</span><span class="sr-only">5 hearts</span>');
+    expect(fieldMarkup(html, 'f_rating')).toContain('<span class="sr-only">1 heart</span>');
     expect(fieldMarkup(html, 'f_opinion_scale').match(/type="radio"/g)).toHaveLength(5);
-    expect(fieldMarkup(html, 'f_opinion_scale')).toContain('<span>1: Not at all</span><span>5: Fully</span>');
+    expect(fieldMarkup(html, 'f_opinion_scale')).toContain('<div class="scale" style="--count:5;--narrow:5">');
+    expect(fieldMarkup(html, 'f_opinion_scale')).toContain(
+      '<span><span class="sr-only">1: </span>Not at all</span><span><span class="sr-only">5: </span>Fully</span>',
+    );
+    expect(fieldMarkup(html, 'f_nps')).toContain('<div class="scale" style="--count:11;--narrow:6">');
+    expect(fieldMarkup(html, 'f_nps')).toContain('<span class="sr-only">0: </span>Unlikely</span><span><span class="sr-only">10: </span>Likely</span>');
+    const defaultLabels = { ...schema(), steps: [{ id: 's', title: 'S', fields: [{ id: 'n', type: 'nps' as const, label: 'NPS', required: false }] }] };
+    expect(fieldMarkup(render(defaultLabels), 'n')).toContain('</span>Not likely</span><span><span class="sr-only">10: </span>Very likely</span>');
     expect(openingTag(html, 'data-field', 'f_nps')).toContain('aria-describedby="f-f_nps-scale f-f_nps-error"');
     expect(fieldMarkup(html, 'f_nps').match(/type="radio"/g)).toHaveLength(11);
     expect(fieldMarkup(html, 'f_single_choice')).toContain('<img src="https://img.test/one.png" alt="" loading="lazy">');
@@ -229,6 +241,7 @@ describe('renderHostedForm', () => {
     expect(html).toContain('<p class="hint" id="f-f_text-hint">As on your passport</p>');
     expect(openingTag(html, 'id', 'f-f_file_upload')).toContain('aria-describedby="f-f_file_upload-limits f-f_file_upload-error"');
     expect(html).toContain('Up to 2 files, 5 MB each.');
+    expect(fieldMarkup(html, 'f_file_upload')).toMatch(/<div class="dropzone"><input [^>]*type="file"[^>]*>.*<strong>Choose files<\/strong> or drag them here/);
   });
 
   it('passes native constraints through', () => {
@@ -267,6 +280,15 @@ describe('renderHostedForm', () => {
     expect(openingTag(single, 'id', 'form-next')).toContain('hidden');
   });
 
+  it('shows the progress of a multi-step form as text and an accessible bar, and none on a one-step form', () => {
+    expect(html).toContain('<p class="progress-label" id="form-progress-label" aria-hidden="true">Step 1 of 2</p>');
+    const bar = openingTag(html, 'id', 'form-progress');
+    expect(bar).toContain('role="progressbar"');
+    expect(bar).toContain('aria-valuenow="1" aria-valuetext="Step 1 of 2"');
+    expect(html).toContain('<div class="progress-bar" style="width:50%">');
+    expect(render({ ...schema(), steps: [schema().steps[1]] })).not.toContain('progressbar');
+  });
+
   it('shows Submit on the first step when its routing already leads to the end', () => {
     const routed = render(schema({ workflow: { version: 1, enabled: true, rules: [], fallbacks: { s1: { type: 'thank_you', screenId: 'ty_rich' } } } }));
     expect(openingTag(routed, 'id', 'form-submit')).not.toContain('hidden');
@@ -279,6 +301,18 @@ describe('renderHostedForm', () => {
     const json = /<script type="application\/json" id="form-schema">(.*?)<\/script>/s.exec(page)![1];
     expect(json).not.toContain('<');
     expect(JSON.parse(json)).toEqual(hostile);
+  });
+});
+
+describe('page direction', () => {
+  it('reads right to left when the form is written in a right-to-left script, else left to right', () => {
+    const arabic = schema();
+    arabic.steps[0].title = 'عنك';
+    expect(render(arabic).startsWith('<!doctype html><html lang="en">')).toBe(true);
+    expect(render(arabic, 'استبيان').startsWith('<!doctype html><html lang="ar" dir="rtl">')).toBe(true);
+    expect(render(schema(), '2026 — שאלון')).toContain('<html lang="he" dir="rtl">');
+    expect(render(arabic, '123')).toContain('<html lang="ar" dir="rtl">');
+    expect(renderUnavailablePage('مغلق', 'النموذج غير متاح')).toContain('<html lang="ar" dir="rtl">');
   });
 });
 
@@ -334,9 +368,42 @@ describe('theme', () => {
 
   it('sets the theme as custom properties', () => {
     const css = style(schema());
-    expect(css).toContain(':root{--primary:#ff6600;--text:#222222;--button-text:#ffffff;--radius:12px;--font:"Inter", system-ui');
+    expect(css).toContain(':root{--primary:#ff6600;--text:#222222;--button-text:#ffffff;--radius:12px;--font:"Inter Variable", system-ui');
     expect(css).toContain('--page-bg:#fafafa');
-    expect(css).toContain('font-family:var(--font)');
+    expect(css).not.toContain('box-sizing');
+    expect(hostedFormStylesheet().body).toContain('font-family:var(--font)');
+    expect(hostedFormStylesheet().fileName).toMatch(/^form\.[0-9a-f]{8}\.css$/);
+    expect(render()).toContain(`<link rel="stylesheet" href="/f/assets/form.abcd1234.css">`);
+  });
+
+  it("self-hosts a packaged font: one woff2 per Unicode subset that the page's text uses, under fontsUrl, and only that family", () => {
+    const css = style(schema());
+    const faces = css.match(/@font-face\{[^}]*\}/g) ?? [];
+    expect(faces.map((face) => /inter-([a-z-]+)-wght/.exec(face)?.[1])).toEqual(['latin']);
+    const cyrillic = schema();
+    cyrillic.steps[0].title = 'Привет';
+    expect(style(cyrillic).match(/inter-[a-z-]+-wght/g)).toEqual(['inter-cyrillic-wght', 'inter-latin-wght']);
+    for (const face of faces) {
+      expect(face).toMatch(
+        /font-family:"Inter Variable";.*src:url\("\/f\/fonts\/inter-[a-z-]+-wght-normal\.[0-9a-f]{8}\.woff2"\) format\("woff2"\);unicode-range:U\+/,
+      );
+    }
+    expect(css).toContain('/f/fonts/inter-latin-wght-normal.');
+    const lora = style(schema({ theme: { ...schema().theme, fontFamily: 'lora' } }));
+    expect(lora).toContain('--font:"Lora Variable", system-ui');
+    expect(lora).not.toContain('/f/fonts/inter-');
+    const system = style(schema({ theme: { ...schema().theme, fontFamily: 'Georgia' } }));
+    expect(system).not.toContain('@font-face');
+    expect(system).toContain('--font:"Georgia", system-ui');
+  });
+
+  it('serves only the files of packaged fonts, by their hashed names', () => {
+    const name = /\/f\/fonts\/(inter-latin-wght-normal\.[0-9a-f]{8}\.woff2)/.exec(style(schema()))![1];
+    const file = hostedFontFile(name)!;
+    expect(file.body.subarray(0, 4).toString('latin1')).toBe('wOF2');
+    expect(file.etag).toMatch(/^"[0-9a-f]{32}"$/);
+    expect(hostedFontFile(name.replace(/\.[0-9a-f]{8}\./, '.00000000.'))).toBeNull();
+    expect(hostedFontFile('../package.json')).toBeNull();
   });
 
   it('loads a custom font with its format and uses background images and gradients', () => {
@@ -351,7 +418,9 @@ describe('theme', () => {
     const css = style(custom);
     expect(css).toContain('@font-face{font-family:"Brand Sans";src:url("https://cdn.test/brand.woff2") format("woff2");font-display:swap}');
     expect(css).toContain('--font:"Brand Sans", system-ui');
-    expect(css).toContain('--page-bg:#f6f8fa url("https://img.test/bg.jpg") center / cover fixed no-repeat');
+    expect(css).toContain('--page-bg:linear-gradient(rgba(0,0,0,.25), rgba(0,0,0,.25)), #f6f8fa url("https://img.test/bg.jpg") center / cover fixed no-repeat');
+    expect(hostedFormCsp(custom.theme)).toContain("font-src 'self' https://cdn.test;");
+    expect(hostedFormCsp(schema().theme)).toBe(HOSTED_FORM_CSP);
     const gradient = style(
       schema({ theme: { ...schema().theme, background: { type: 'gradient', value: 'linear-gradient(90deg, #fff 0%, rgba(0,0,0,.5) 100%)' } } }),
     );
@@ -393,7 +462,7 @@ describe('thank-you screens', () => {
   it('honours title size, alignment, colours and the background image', () => {
     const rich = section('ty_rich');
     expect(openingTag(html, 'id', 'ty-ty_rich')).toContain(
-      'style="--ty-bg:#112233;--ty-heading:#ffffff;--ty-description:rgb(200, 200, 200);--ty-button-bg:#ff0000;--ty-button-radius:48px;--ty-align:left"',
+      'style="--ty-bg:#112233;--ty-heading:#ffffff;--ty-description:rgb(200, 200, 200);--ty-button-bg:#ff0000;--ty-button-radius:48px;--ty-align:left;--ty-justify:left"',
     );
     expect(rich).toContain('<h2 id="ty-ty_rich-title" class="ty-large" tabindex="-1">Rich ending</h2>');
     expect(rich).toContain('<p class="ty-description">Described</p>');
@@ -422,6 +491,7 @@ describe('thank-you screens', () => {
     expect(rich).toContain('data-share="linkedin"');
     expect(rich).not.toContain('data-share="x"');
     expect(rich).toContain('<span class="sr-only">Share on </span>LinkedIn');
+    expect(rich).toContain('<p class="share-title" aria-hidden="true">Share</p><ul class="share" aria-label="Share">');
     expect(section(DEFAULT_THANK_YOU_SCREEN_ID)).not.toMatch(/class="share"|ty-button/);
   });
 });
@@ -431,6 +501,8 @@ describe('HOSTED_FORM_CSP and the unavailable page', () => {
     expect(HOSTED_FORM_CSP).toContain("script-src 'self'");
     expect(HOSTED_FORM_CSP).toContain("default-src 'none'");
     expect(HOSTED_FORM_CSP).toContain("connect-src 'self'");
+    expect(HOSTED_FORM_CSP).toContain("font-src 'self';");
+    expect(HOSTED_FORM_CSP).toContain("style-src 'self' 'unsafe-inline';");
     expect(HOSTED_FORM_CSP).not.toMatch(/script-src[^;]*unsafe/);
   });
 

@@ -1,16 +1,10 @@
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { contentNamedAsset, type HostedAsset } from './assets';
 import { PREBUILT_BUNDLE } from './prebuilt-bundle';
 
-export interface HostedFormScript {
-  body: string;
-  /** A strong, quoted ETag. */
-  etag: string;
-  /** `form.<hash>.js`: the name changes with the content, so it can be cached as immutable. */
-  fileName: string;
-}
+export type HostedFormScript = HostedAsset;
 
 let loaded: Promise<HostedFormScript> | undefined;
 
@@ -29,8 +23,7 @@ export function hostedFormScript(): Promise<HostedFormScript> {
  */
 export async function hostedFormScriptIn(moduleDir: string): Promise<HostedFormScript> {
   const body = existsSync(path.join(moduleDir, 'client', 'main.ts')) ? await bundleFromSources() : await readPrebuilt(moduleDir);
-  const hash = createHash('sha256').update(body).digest('hex');
-  return { body, etag: `"${hash.slice(0, 32)}"`, fileName: `form.${hash.slice(0, 8)}.js` };
+  return contentNamedAsset(body, 'js');
 }
 
 async function bundleFromSources(): Promise<string> {

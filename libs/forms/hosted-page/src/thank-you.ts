@@ -42,6 +42,7 @@ function screenStyle(screen: ThankYouScreen): string {
     ['--ty-button-text', cssColor(screen.buttonTextColor)],
     ['--ty-button-radius', radius],
     ['--ty-align', align],
+    ['--ty-justify', align],
   ];
   return properties
     .filter(([, value]) => value !== null)
@@ -100,7 +101,7 @@ function share(screen: ThankYouScreen): string {
     );
     return `<li>${link}</li>`;
   });
-  return tag('ul', { class: 'share', 'aria-label': 'Share' }, items.join(''));
+  return tag('p', { class: 'share-title', 'aria-hidden': 'true' }, 'Share') + tag('ul', { class: 'share', 'aria-label': 'Share' }, items.join(''));
 }
 
 function attribution(credit: ImageAttribution): string {

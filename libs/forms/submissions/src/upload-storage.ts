@@ -8,7 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import { APP_CONFIG, AppConfig } from '@shared/config';
 import { FormsErrors } from '@forms/contracts';
 
-/** Form and upload ids as they appear in keys (and directory names). */
+/** Form and file ids as they appear in keys (and directory names). */
 const SAFE_NAME = /^[A-Za-z0-9_]+$/;
 
 /** What storing a file learned on the way: its size and SHA-256 (hex). */
@@ -21,8 +21,9 @@ export const fileTooLarge = (maxBytes: number) =>
   FormsErrors.fail('payload_too_large', `The file is larger than ${maxBytes} bytes, the most an upload may be.`, { details: { field: 'body' } });
 
 /**
- * Where uploaded files live. `write` streams: a file is never held whole in memory, the size cap holds while the
- * bytes arrive, and a refused or broken write leaves nothing behind. Keys are `<form id>/<upload id>`.
+ * Where a form's files live: uploads, and the spreadsheet exports of its submissions. `write` streams: a file is never
+ * held whole in memory, the size cap holds while the bytes arrive, and a refused or broken write leaves nothing
+ * behind. Keys are `<form id>/<upload or export id>`.
  */
 export abstract class UploadStorage {
   abstract write(key: string, source: Readable, maxBytes: number): Promise<StoredFile>;
@@ -51,7 +52,11 @@ function meter(maxBytes: number): Transform & { stored(): StoredFile } {
   return Object.assign(transform, { stored: () => ({ size, sha256: hash.digest('hex') }) });
 }
 
-/** UploadStorage on the local disk, under FORMS_UPLOAD_DIR. A file appears under its key only once it is complete. */
+/**
+ * UploadStorage on the local disk, under FORMS_UPLOAD_DIR. A file appears under its key only once it is complete; a
+ * write truncates the partial file a crashed earlier write of the same key left, so writing a key again (a rerun
+ * export job) replaces it.
+ */
 @Injectable()
 export class LocalDiskUploadStorage extends UploadStorage {
   private readonly root: string;
@@ -71,7 +76,7 @@ export class LocalDiskUploadStorage extends UploadStorage {
     source.once('error', abort);
     source.pipe(metered);
     try {
-      await pipeline(metered, createWriteStream(partial, { flags: 'wx' }));
+      await pipeline(metered, createWriteStream(partial));
       await rename(partial, path);
       return metered.stored();
     } catch (error) {

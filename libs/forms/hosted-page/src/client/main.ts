@@ -9,6 +9,7 @@ import { PAGE_IDS, screenSectionId, stepHeadingId, stepSectionId } from '../ids'
 import { formatMoney } from '../money';
 import { SHARE_NETWORKS } from '../share';
 import { all, byId, focusTarget, setFieldError } from './dom';
+import { showProgress } from './progress';
 import { moveRankingItem } from './ranking';
 import { setUpSignature } from './signature';
 import { postSubmission, randomId } from './submit';
@@ -73,11 +74,27 @@ function start(): void {
     refresh();
   }
 
-  function show(stepId: string, focusHeading: boolean): void {
-    for (const section of all(form, 'section[data-step]')) section.hidden = section.id !== stepSectionId(stepId);
+  /** Shows a step; moving forward or back it slides in (CSS, unless reduced motion) and takes the focus. */
+  function show(stepId: string, move: 'forward' | 'back' | null): void {
+    for (const section of all(form, 'section[data-step]')) {
+      section.hidden = section.id !== stepSectionId(stepId);
+      if (!section.hidden && move) section.dataset.enter = move;
+    }
     formError.textContent = '';
     refresh();
-    if (focusHeading) byId(stepHeadingId(stepId)).focus();
+    const position = showProgress(schema, stepId);
+    if (!move) return;
+    announce([position, byId(stepHeadingId(stepId)).textContent].filter(Boolean).join(': '));
+    focusFirstField(stepId);
+  }
+
+  /** The step's first control (so typing can go on), or its heading when it has none. */
+  function focusFirstField(stepId: string): void {
+    const first = stepFields(stepId)
+      .map((field) => containers.get(field.id))
+      .map((container) => container && focusTarget(container))
+      .find((control) => control);
+    (first ?? byId(stepHeadingId(stepId))).focus();
   }
 
   async function goForward(): Promise<void> {
@@ -90,7 +107,7 @@ function start(): void {
       if (next.type !== 'step') return await submit();
       visited.push(next.stepId);
       states.push(state);
-      show(next.stepId, true);
+      show(next.stepId, 'forward');
     } finally {
       busy = false;
     }
@@ -100,7 +117,7 @@ function start(): void {
     if (visited.length === 1) return;
     visited.pop();
     states.pop();
-    show(current(), true);
+    show(current(), 'back');
   }
 
   async function submit(): Promise<void> {
@@ -121,7 +138,7 @@ function start(): void {
     }
     visited.length = index + 1;
     states.length = index + 1;
-    show(current(), false);
+    show(current(), null);
     setFieldError(container, outcome.fieldId, outcome.message);
     focusTarget(container)?.focus();
   }
@@ -178,6 +195,16 @@ function start(): void {
     event.preventDefault();
     void goForward();
   });
+  // A drop zone lights up while a file is dragged over it (CSS sees no drag hover).
+  for (const type of ['dragenter', 'dragleave', 'drop']) {
+    form.addEventListener(type, (event) => (event.target as HTMLElement).closest('.dropzone')?.classList.toggle('dragging', type === 'dragenter'));
+  }
+  form.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && isAdvanceKey(event)) {
+      event.preventDefault();
+      void goForward();
+    }
+  });
   buttons.next.addEventListener('click', () => void goForward());
   buttons.back.addEventListener('click', goBack);
   for (const container of all(form, '[data-field]')) {
@@ -189,6 +216,16 @@ function start(): void {
     if (network) link.href = network.shareUrl(pageUrl);
   }
   update();
+}
+
+/**
+ * Enter advances from any answer, not only where the browser submits implicitly (text inputs): on a checkbox too, and
+ * Ctrl/Cmd+Enter in a text area, where a plain Enter is a new line. Buttons and links keep their own Enter.
+ */
+function isAdvanceKey(event: KeyboardEvent): boolean {
+  const target = event.target as HTMLElement;
+  if (target instanceof HTMLTextAreaElement) return event.ctrlKey || event.metaKey;
+  return target instanceof HTMLInputElement && (target.type === 'checkbox' || target.type === 'radio');
 }
 
 /** `?<hidden field name>=value` for every hidden field the query string names (the server coerces types). */
