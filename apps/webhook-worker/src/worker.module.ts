@@ -2,12 +2,14 @@ import { Module } from '@nestjs/common';
 import { readinessChecksProvider, workerImports } from '@shared/bootstrap';
 import { EmailWorkerQueues } from '@email/contracts';
 import { EmailDataAccessModule, EmailPrisma } from '@email/data-access';
+import { WebhookDispatchModule } from '@email/webhooks';
+import { WebhookDispatchLifecycle } from './webhook-dispatch.lifecycle';
 
 export const HEALTH_PORT = 9103;
 export const QUEUES = EmailWorkerQueues['webhook-worker'];
 
 @Module({
-  imports: [...workerImports(HEALTH_PORT, QUEUES), EmailDataAccessModule],
-  providers: [readinessChecksProvider(EmailPrisma)],
+  imports: [...workerImports(HEALTH_PORT, QUEUES), EmailDataAccessModule, WebhookDispatchModule],
+  providers: [readinessChecksProvider(EmailPrisma), WebhookDispatchLifecycle],
 })
 export class WorkerModule {}

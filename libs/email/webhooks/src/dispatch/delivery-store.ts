@@ -1,0 +1,121 @@
+import { Injectable } from '@nestjs/common';
+import { EmailSql } from '@email/data-access';
+
+/** A delivery claimed for one attempt, with what the attempt needs. */
+export interface ClaimedDelivery {
+  id: string;
+  attempts: number;
+  subscription_id: string;
+  url: string;
+  signing_secret: string;
+  event_id: string;
+  workspace_id: string;
+  type: string;
+  payload: unknown;
+  created_at: Date;
+}
+
+/** How one attempt ended, as the store records it. `retryAt` null on a failure means the delivery is given up. */
+export interface AttemptOutcome {
+  id: string;
+  ok: boolean;
+  status: number | null;
+  error: string | null;
+  at: Date;
+  retryAt: Date | null;
+}
+
+@Injectable()
+export class DeliveryStore {
+  constructor(private readonly sql: EmailSql) {}
+
+  /**
+   * Claims due deliveries of active subscriptions, at most `perSubscription` of each and none of the `busy` ones,
+   * leasing them for `leaseMs` (a worker that dies mid-attempt leaves them due again once the lease runs out).
+   */
+  claim(limit: number, perSubscription: number, busy: readonly string[], leaseMs: number): Promise<ClaimedDelivery[]> {
+    return this.sql.query<ClaimedDelivery>({
+      name: 'webhooks_claim',
+      text: `
+        WITH due AS (
+          SELECT d.id FROM webhook_subscriptions s
+          CROSS JOIN LATERAL (
+            SELECT id, next_attempt_at FROM webhook_deliveries
+            WHERE subscription_id = s.id AND state = 'pending' AND next_attempt_at <= now()
+            ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED
+          ) d
+          WHERE s.status = 'active' AND NOT (s.id = ANY($3::text[]))
+          ORDER BY d.next_attempt_at LIMIT $1
+        )
+        UPDATE webhook_deliveries d SET next_attempt_at = now() + make_interval(secs => $4::double precision / 1000)
+        FROM due, webhook_subscriptions s, outbox_events e
+        WHERE d.id = due.id AND s.id = d.subscription_id AND e.id = d.event_id
+        RETURNING d.id, d.attempts, d.subscription_id, s.url, s.signing_secret, e.id AS event_id, e.workspace_id, e.type, e.payload, e.created_at`,
+      values: [limit, perSubscription, busy, leaseMs],
+    });
+  }
+
+  /**
+   * Records attempts and keeps each subscription's delivery fields current, in one statement. A subscription whose
+   * failures have gone on since `disableBefore` without a success is disabled, saying why in `last_delivery_error`.
+   * An outcome for a delivery no longer pending (another worker finished it after a lease ran out) changes nothing.
+   */
+  async record(outcomes: readonly AttemptOutcome[], disableBefore: Date): Promise<void> {
+    if (!outcomes.length) return;
+    await this.sql.query({
+      name: 'webhooks_record',
+      text: `
+        WITH outcome AS (
+          SELECT * FROM unnest($1::text[], $2::boolean[], $3::int[], $4::text[], $5::timestamptz[], $6::timestamptz[])
+            AS o(id, ok, status, error, at, retry_at)
+        ), recorded AS (
+          UPDATE webhook_deliveries d SET
+            attempts = d.attempts + 1,
+            state = CASE WHEN o.ok THEN 'delivered' WHEN o.retry_at IS NULL THEN 'failed' ELSE 'pending' END,
+            next_attempt_at = COALESCE(o.retry_at, d.next_attempt_at),
+            last_status = o.status,
+            last_error = o.error,
+            delivered_at = CASE WHEN o.ok THEN o.at END
+          FROM outcome o WHERE d.id = o.id AND d.state = 'pending'
+          RETURNING d.subscription_id, o.ok, o.error, o.at
+        ), latest AS (
+          SELECT subscription_id, count(*)::int AS attempts,
+                 max(at) FILTER (WHERE ok) AS last_ok, max(at) FILTER (WHERE NOT ok) AS last_fail,
+                 (array_agg(error ORDER BY at DESC) FILTER (WHERE NOT ok))[1] AS last_error
+          FROM recorded GROUP BY subscription_id
+        ), summary AS (
+          SELECT l.*, (SELECT min(r.at) FROM recorded r
+                       WHERE r.subscription_id = l.subscription_id AND NOT r.ok AND (l.last_ok IS NULL OR r.at > l.last_ok)) AS first_fail
+          FROM latest l
+        ), next AS (
+          SELECT m.*, s.id,
+                 CASE WHEN m.last_fail IS NULL OR m.last_ok >= m.last_fail THEN NULL
+                      WHEN m.last_ok IS NULL THEN COALESCE(s.failing_since, m.first_fail) ELSE m.first_fail END AS failing_since
+          FROM summary m JOIN webhook_subscriptions s ON s.id = m.subscription_id
+        )
+        UPDATE webhook_subscriptions s SET
+          delivery_attempts = s.delivery_attempts + n.attempts,
+          last_delivered_at = COALESCE(n.last_ok, s.last_delivered_at),
+          last_failed_at = COALESCE(n.last_fail, s.last_failed_at),
+          last_delivery_status = CASE WHEN n.failing_since IS NULL THEN 'delivered' ELSE 'failed' END,
+          last_delivery_error = CASE
+            WHEN n.failing_since IS NULL THEN NULL
+            WHEN s.status = 'active' AND n.failing_since <= $7 THEN
+              'Disabled automatically: no delivery has succeeded since ' || to_char(n.failing_since AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') ||
+              '. Last error: ' || n.last_error
+            ELSE n.last_error END,
+          failing_since = n.failing_since,
+          status = CASE WHEN n.failing_since IS NOT NULL AND n.failing_since <= $7 THEN 'disabled' ELSE s.status END
+        FROM next n WHERE s.id = n.id`,
+      values: [
+        outcomes.map((o) => o.id),
+        outcomes.map((o) => o.ok),
+        outcomes.map((o) => o.status),
+        outcomes.map((o) => o.error),
+        outcomes.map((o) => o.at),
+        outcomes.map((o) => o.retryAt),
+        disableBefore,
+      ],
+    });
+  }
+}
