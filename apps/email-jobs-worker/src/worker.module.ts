@@ -3,14 +3,26 @@ import { readinessChecksProvider, workerImports } from '@shared/bootstrap';
 import { EmailEngagementModule, SegmentCountingModule } from '@email/audience-engine';
 import { EmailWorkerQueues } from '@email/contracts';
 import { EmailDataAccessModule, EmailPrisma } from '@email/data-access';
+import { EmailJobsWorkerModule } from '@email/jobs';
 import { EngagementMaintenanceProcessor, EngagementMaintenanceSchedule } from './engagement-maintenance.processor';
 import { SegmentCountsProcessor } from './segment-counts.processor';
+import { SubscriberImportProcessor } from './subscriber-import.processor';
+import { SubscriberExportProcessor, SubscriberFilesCleanupProcessor, SubscriberFilesCleanupSchedule } from './subscriber-export.processor';
 
 export const HEALTH_PORT = 9102;
 export const QUEUES = EmailWorkerQueues['email-jobs-worker'];
 
 @Module({
-  imports: [...workerImports(HEALTH_PORT, QUEUES), EmailDataAccessModule, EmailEngagementModule, SegmentCountingModule],
-  providers: [readinessChecksProvider(EmailPrisma), EngagementMaintenanceProcessor, EngagementMaintenanceSchedule, SegmentCountsProcessor],
+  imports: [...workerImports(HEALTH_PORT, QUEUES), EmailDataAccessModule, EmailEngagementModule, SegmentCountingModule, EmailJobsWorkerModule],
+  providers: [
+    readinessChecksProvider(EmailPrisma),
+    EngagementMaintenanceProcessor,
+    EngagementMaintenanceSchedule,
+    SegmentCountsProcessor,
+    SubscriberImportProcessor,
+    SubscriberExportProcessor,
+    SubscriberFilesCleanupProcessor,
+    SubscriberFilesCleanupSchedule,
+  ],
 })
 export class WorkerModule {}

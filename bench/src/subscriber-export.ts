@@ -1,0 +1,112 @@
+import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { to as copyTo } from 'pg-copy-streams';
+import { EmailPrisma } from '@email/data-access';
+import { ExportRunner } from '@email/jobs';
+import { trustedWorkspaceId } from '@shared/core';
+import { Benchmark, emit, intOption, log, parseOptions, round, secondsSince } from './cli';
+import { openBenchDatabase, redactUrl, withClient } from './databases';
+import { rssPeak, subscriberJobsContext } from './subscriber-jobs-bench';
+
+const DATABASE = 'pl_bench_subscriber_jobs';
+const FULL = 1_000_000;
+const GOAL_ROWS_PER_S = 100_000;
+const WS = 'wsp_bench_export';
+
+const USAGE = `subscriber-export [--rows 200000 | --full] [--database-url URL]
+  A subscriber export as email-jobs-worker runs it, in this process: keyset pages of the workspace's subscribers (with
+  their tags and two custom fields by label) streamed as CSV into the job files store. Against a raw
+  COPY (SELECT …) TO STDOUT of the same columns into a file, in the same run. --full: ${FULL.toLocaleString('en-US')} subscribers
+  (goal ≥ ${GOAL_ROWS_PER_S.toLocaleString('en-US')} rows/s, memory flat).`;
+
+async function run(args: string[]): Promise<void> {
+  const o = parseOptions(args, { rows: { type: 'string' }, full: { type: 'boolean' }, 'database-url': { type: 'string' } });
+  const rows = o.full ? FULL : intOption(o.rows, 'rows', 200_000, 1, 10_000_000);
+  const database = await openBenchDatabase('subscriber-export', { name: DATABASE, givenUrl: o['database-url'], keep: false });
+  const { url } = database;
+  const filesDir = mkdtempSync(path.join(tmpdir(), 'postline-bench-export-'));
+  const app = await subscriberJobsContext(url, { filesDir });
+  try {
+    await withClient(url, async (client) => {
+      await client.query('DELETE FROM workspaces WHERE id = $1', [WS]);
+      await client.query(`INSERT INTO workspaces (id, name, updated_at) VALUES ($1, 'Bench export', now())`, [WS]);
+      await client.query(
+        `INSERT INTO custom_fields (id, workspace_id, label, label_key, type, options, updated_at)
+        VALUES ('cf_bx_plan', $1, 'Plan', 'plan', 'Text', '{}', now()), ('cf_bx_score', $1, 'Score', 'score', 'Number', '{}', now())`,
+        [WS],
+      );
+      await client.query(`INSERT INTO tags (id, workspace_id, name, name_key, updated_at) VALUES ('tag_bx', $1, 'Customers', 'customers', now())`, [WS]);
+      await client.query(
+        `INSERT INTO subscribers (id, workspace_id, email, name, status, country, custom_fields, subscribed_at, created_at, updated_at)
+         SELECT 'sub_bx_' || lpad(i::text, 8, '0'), $1, 'user' || i || '@bench.example', 'User ' || i, 'Active', 'DE',
+                jsonb_build_object('cf_bx_plan', 'plan-' || (i % 7), 'cf_bx_score', i % 100), now(), now(), now()
+         FROM generate_series(1, $2::int) AS i`,
+        [WS, rows],
+      );
+      await client.query(
+        `INSERT INTO subscriber_tags (workspace_id, subscriber_id, tag_id, created_at) SELECT $1, id, 'tag_bx', now() FROM subscribers WHERE workspace_id = $1`,
+        [WS],
+      );
+      await client.query('VACUUM ANALYZE subscribers');
+      await client.query('VACUUM ANALYZE subscriber_tags');
+    });
+    log(`subscriber-export: ${rows.toLocaleString('en-US')} subscribers made`);
+
+    const copyFile = path.join(filesDir, 'bare.csv');
+    const copyStarted = performance.now();
+    await withClient(url, (client) =>
+      pipeline(
+        client.query(
+          copyTo(`COPY (SELECT s.id, s.email, s.name, s.status, s.country, s.subscribed_at, s.last_opened_at, s.created_at, s.updated_at,
+                  (SELECT string_agg(t.name, ', ') FROM subscriber_tags st JOIN tags t ON t.id = st.tag_id WHERE st.subscriber_id = s.id),
+                  s.custom_fields->>'cf_bx_plan', s.custom_fields->>'cf_bx_score'
+                FROM subscribers s WHERE s.workspace_id = '${WS}' ORDER BY s.id) TO STDOUT (FORMAT csv, HEADER true)`),
+        ),
+        createWriteStream(copyFile),
+      ),
+    );
+    const copySeconds = secondsSince(copyStarted);
+
+    const prisma = app.get(EmailPrisma);
+    await prisma.subscriberExportJob.create({ data: { id: 'exp_bench', workspace_id: WS } });
+    const rssBeforeMb = Math.round(process.memoryUsage.rss() / 1048576);
+    const memory = rssPeak();
+    const started = performance.now();
+    const outcome = await app.get(ExportRunner).run(trustedWorkspaceId(WS), 'exp_bench');
+    const seconds = secondsSince(started);
+    const rssMb = memory.stop();
+    const job = await prisma.subscriberExportJob.findUniqueOrThrow({ where: { id: 'exp_bench' } });
+    if (outcome !== 'completed' || job.exported_count !== rows) throw new Error(`export: ${outcome}, ${job.exported_count} rows`);
+    const bytes = statSync(path.join(filesDir, 'exports', WS, 'exp_bench.csv')).size;
+    log(`subscriber-export: ${round(seconds, 2)} s, bare COPY ${round(copySeconds, 2)} s, RSS ${rssBeforeMb} → ≤ ${rssMb} MB`);
+    const rate = rows / seconds;
+    emit({
+      bench: 'subscriber-export',
+      rows,
+      file_mb: round(bytes / 1048576, 1),
+      seconds: round(seconds, 3),
+      rows_per_s: Math.round(rate),
+      rss_before_mb: rssBeforeMb,
+      rss_peak_mb: rssMb,
+      bare_copy_seconds: round(copySeconds, 3),
+      bare_copy_rows_per_s: Math.round(rows / copySeconds),
+      ratio_export_over_copy: round(rate / (rows / copySeconds), 3),
+      goal_rows_per_s: GOAL_ROWS_PER_S,
+      meets_goal: rate >= GOAL_ROWS_PER_S,
+      database_url: redactUrl(url),
+    });
+  } finally {
+    await app.close();
+    rmSync(filesDir, { recursive: true, force: true });
+    await database.release();
+  }
+}
+
+export const subscriberExportBenchmark: Benchmark = {
+  name: 'subscriber-export',
+  summary: 'export 200,000 subscribers to CSV (--full: 1,000,000; goal ≥ 100,000 rows/s, flat memory) vs a raw COPY TO',
+  usage: USAGE,
+  run,
+};

@@ -1,0 +1,167 @@
+import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { from as copyFrom } from 'pg-copy-streams';
+import { EmailPrisma } from '@email/data-access';
+import { detectFormat, ImportRunner, jobFileKey, JobFiles, readHead, scanCsv } from '@email/jobs';
+import { trustedWorkspaceId } from '@shared/core';
+import { Benchmark, emit, intOption, log, parseOptions, round, secondsSince } from './cli';
+import { openBenchDatabase, redactUrl, withClient } from './databases';
+import { rssPeak, subscriberJobsContext } from './subscriber-jobs-bench';
+
+const DATABASE = 'pl_bench_subscriber_jobs';
+const FULL = 1_000_000;
+const GOAL_ROWS_PER_S = 60_000;
+const GOAL_RSS_MB = 300;
+const WS = 'wsp_bench_import';
+
+const USAGE = `subscriber-import [--rows 200000 | --full] [--batch 5000] [--database-url URL]
+  A subscriber import end to end as email-api and email-jobs-worker do it, in this process: the CSV (email, name,
+  country, status, two custom fields, semicolon-separated) streamed into the job files store and scanned for its
+  headers and row count (the upload), then the import job (every row checked with the upsert's rules, batches written
+  set-based, a tag for every row); then the same file again (all updates). Against a raw COPY of the same file into
+  an empty table in the same run. --full: ${FULL.toLocaleString('en-US')} rows (goal ≥ ${GOAL_ROWS_PER_S.toLocaleString('en-US')} rows/s,
+  RSS < ${GOAL_RSS_MB} MB).`;
+
+async function writeCsv(file: string, rows: number): Promise<void> {
+  const lines = function* () {
+    yield 'email;name;country;status;Plan;Score\n';
+    const statuses = ['Active', 'Active', 'Active', 'Unconfirmed'];
+    for (let start = 0; start < rows; start += 10_000) {
+      let chunk = '';
+      for (let i = start; i < Math.min(rows, start + 10_000); i++) chunk += `user${i}@bench.example;User ${i};DE;${statuses[i % 4]};plan-${i % 7};${i % 100}\n`;
+      yield chunk;
+    }
+  };
+  await pipeline(Readable.from(lines()), createWriteStream(file));
+}
+
+async function run(args: string[]): Promise<void> {
+  const o = parseOptions(args, { rows: { type: 'string' }, full: { type: 'boolean' }, batch: { type: 'string' }, 'database-url': { type: 'string' } });
+  const rows = o.full ? FULL : intOption(o.rows, 'rows', 200_000, 1, 10_000_000);
+  const batch = intOption(o.batch, 'batch', 5000, 100, 100_000);
+  const database = await openBenchDatabase('subscriber-import', { name: DATABASE, givenUrl: o['database-url'], keep: false });
+  const { url } = database;
+  const filesDir = mkdtempSync(path.join(tmpdir(), 'postline-bench-import-'));
+  const csv = path.join(filesDir, 'subscribers.csv');
+  const app = await subscriberJobsContext(url, { filesDir, importBatchRows: batch });
+  try {
+    const prisma = app.get(EmailPrisma);
+    await withClient(url, (client) => client.query('DELETE FROM workspaces WHERE id = $1', [WS]));
+    await prisma.workspace.create({ data: { id: WS, name: 'Bench import' } });
+    await prisma.customField.createMany({
+      data: [
+        { id: 'cf_bench_plan', workspace_id: WS, label: 'Plan', label_key: 'plan', type: 'Text', options: [] },
+        { id: 'cf_bench_score', workspace_id: WS, label: 'Score', label_key: 'score', type: 'Number', options: [] },
+      ],
+    });
+    await prisma.tag.create({ data: { id: 'tag_bench_import', workspace_id: WS, name: 'Imported', name_key: 'imported' } });
+    await writeCsv(csv, rows);
+    const bytes = statSync(csv).size;
+    log(`subscriber-import: ${rows.toLocaleString('en-US')} rows, ${round(bytes / 1048576, 1)} MB`);
+
+    // The bare baseline: COPY of the same file into an empty table.
+    const copyStarted = performance.now();
+    await withClient(url, async (client) => {
+      await client.query(
+        'DROP TABLE IF EXISTS bench_raw_import; CREATE TABLE bench_raw_import (email text, name text, country text, status text, plan text, score text)',
+      );
+      await pipeline(createReadStream(csv), client.query(copyFrom(`COPY bench_raw_import FROM STDIN (FORMAT csv, HEADER true, DELIMITER ';')`)));
+      await client.query('DROP TABLE bench_raw_import');
+    });
+    const copySeconds = secondsSince(copyStarted);
+
+    const files = app.get(JobFiles);
+    const runner = app.get(ImportRunner);
+    const importOnce = async (n: number) => {
+      const uploadId = `imu_bench_${n}`;
+      const jobId = `imp_bench_${n}`;
+      const started = performance.now();
+      const key = jobFileKey('imports', WS, uploadId);
+      await files.write(key, createReadStream(csv));
+      const format = detectFormat(await readHead((await files.read(key))!));
+      const scan = await scanCsv((await files.read(key))!, format);
+      const uploadSeconds = secondsSince(started);
+      await prisma.subscriberImportUpload.create({
+        data: {
+          id: uploadId,
+          workspace_id: WS,
+          status: 'Queued',
+          token_hash: uploadId,
+          link_expires_at: new Date(),
+          expires_at: new Date(Date.now() + 86_400_000),
+          ...format,
+          headers: scan.headers,
+          row_count: scan.rowCount,
+          import_job_id: jobId,
+        },
+      });
+      const mappings = [
+        { csv_column: 'email', field: { type: 'email' } },
+        { csv_column: 'name', field: { type: 'name' } },
+        { csv_column: 'country', field: { type: 'country' } },
+        { csv_column: 'status', field: { type: 'subscriber-status' } },
+        { csv_column: 'Plan', field: { type: 'custom-field', custom_field_id: 'cf_bench_plan' } },
+        { csv_column: 'Score', field: { type: 'custom-field', custom_field_id: 'cf_bench_score' } },
+      ];
+      await prisma.subscriberImportJob.create({
+        data: { id: jobId, workspace_id: WS, upload_id: uploadId, request: { mappings, tag_ids: ['tag_bench_import'], new_tag_name: null, sequence_ids: [] } },
+      });
+      const rssBeforeMb = Math.round(process.memoryUsage.rss() / 1048576);
+      const memory = rssPeak();
+      const outcome = await runner.run(trustedWorkspaceId(WS), jobId);
+      const rssMb = memory.stop();
+      const seconds = secondsSince(started);
+      const job = await prisma.subscriberImportJob.findUniqueOrThrow({ where: { id: jobId } });
+      if (outcome !== 'completed' || job.processed_rows !== rows || job.rejected_count !== 0)
+        throw new Error(`import ${jobId}: ${outcome}, ${JSON.stringify(job)}`);
+      log(
+        `subscriber-import: run ${n}: ${round(seconds, 2)} s (upload ${round(uploadSeconds, 2)} s), created ${job.created_count}, updated ${job.updated_count}, unchanged ${job.unchanged_count}, RSS ≤ ${rssMb} MB`,
+      );
+      return { seconds, uploadSeconds, rssMb, rssBeforeMb, created: job.created_count, updated: job.updated_count, unchanged: job.unchanged_count };
+    };
+    const first = await importOnce(1);
+    const again = await importOnce(2);
+    const tagged = await withClient(url, async (client) => {
+      const { rows: counts } = await client.query<{ n: number }>(
+        `SELECT t.subscriber_count + COALESCE((SELECT sum(delta) FROM tag_count_shards WHERE tag_id = t.id), 0)::int AS n FROM tags t WHERE t.id = 'tag_bench_import'`,
+      );
+      return counts[0].n;
+    });
+    if (first.created !== rows || again.unchanged !== rows || tagged !== rows)
+      throw new Error(`created ${first.created}, unchanged ${again.unchanged}, tag count ${tagged}`);
+    const rate = rows / first.seconds;
+    emit({
+      bench: 'subscriber-import',
+      rows,
+      file_mb: round(bytes / 1048576, 1),
+      batch_rows: batch,
+      seconds: round(first.seconds, 3),
+      upload_seconds: round(first.uploadSeconds, 3),
+      rows_per_s: Math.round(rate),
+      reimport_seconds: round(again.seconds, 3),
+      reimport_rows_per_s: Math.round(rows / again.seconds),
+      rss_before_mb: first.rssBeforeMb,
+      rss_peak_mb: Math.max(first.rssMb, again.rssMb),
+      bare_copy_seconds: round(copySeconds, 3),
+      bare_copy_rows_per_s: Math.round(rows / copySeconds),
+      ratio_import_over_copy: round(rate / (rows / copySeconds), 3),
+      goal_rows_per_s: GOAL_ROWS_PER_S,
+      meets_goal: rate >= GOAL_ROWS_PER_S && Math.max(first.rssMb, again.rssMb) < GOAL_RSS_MB,
+      database_url: redactUrl(url),
+    });
+  } finally {
+    await app.close();
+    rmSync(filesDir, { recursive: true, force: true });
+    await database.release();
+  }
+}
+
+export const subscriberImportBenchmark: Benchmark = {
+  name: 'subscriber-import',
+  summary: 'import a 200,000-row CSV end to end, then again as updates (--full: 1,000,000; goal ≥ 60,000 rows/s) vs a raw COPY',
+  usage: USAGE,
+  run,
+};

@@ -1,0 +1,300 @@
+import { Injectable } from '@nestjs/common';
+import type { PoolClient } from 'pg';
+import { randomInt } from 'node:crypto';
+import { EmailSql } from '@email/data-access';
+import { activationNeedsConsent, SubscriberStatusName } from '@email/audience';
+import { IdGenerator, WorkspaceId } from '@shared/core';
+import { CompiledMapping, ImportRow, Rejection } from './import-mapping';
+
+/** The counters one batch moves. */
+export interface BatchCounts {
+  created: number;
+  updated: number;
+  unchanged: number;
+  rejected: number;
+  duplicates: number;
+}
+
+/** What a batch applies besides the rows: the job's tags and sequences, and whether anything may be written. */
+export interface BatchTarget {
+  jobId: string;
+  dryRun: boolean;
+  tagIds: string[];
+  sequenceIds: string[];
+  mapping: CompiledMapping;
+}
+
+interface Stored {
+  id: string;
+  email: string;
+  name: string;
+  status: SubscriberStatusName;
+  country: string | null;
+  custom_fields: Record<string, unknown>;
+}
+
+/** How many tag count shards the tag counters spread over (the audience engine's TAG_COUNT_SHARDS). */
+const TAG_COUNT_SHARDS = 32;
+
+/**
+ * Applies one batch of validated rows in one transaction, set-based: the batch's existing subscribers are read and
+ * locked in one statement, new ones inserted in one, changed ones updated in one, then memberships, the tag counters,
+ * the outbox events and the rejected rows, each in one statement; last the job's checkpoint moves, guarded by the
+ * checkpoint it expected, so a batch commits once however often a job is retried.
+ */
+@Injectable()
+export class ImportBatchWriter {
+  constructor(
+    private readonly sql: EmailSql,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  async write(
+    workspaceId: WorkspaceId,
+    target: BatchTarget,
+    rows: ImportRow[],
+    rowRejections: Rejection[],
+    fromRow: number,
+    throughRow: number,
+  ): Promise<BatchCounts> {
+    const rejections = [...rowRejections];
+    // In-file duplicates: the last row of an email wins; the earlier ones are counted, not written.
+    const byEmail = new Map<string, ImportRow>();
+    for (const row of rows) byEmail.set(row.email, row);
+    const unique = [...byEmail.values()];
+    const counts: BatchCounts = { created: 0, updated: 0, unchanged: 0, rejected: rejections.length, duplicates: rows.length - unique.length };
+
+    return this.sql.transaction(async (client) => {
+      const stored = await this.lockExisting(
+        client,
+        workspaceId,
+        unique.map((row) => row.email),
+      );
+      const inserts: Stored[] = [];
+      const updates: Array<{ next: Stored; changed: string[]; previousStatus: SubscriberStatusName }> = [];
+      const members: string[] = [];
+      for (const row of unique) {
+        const current = stored.get(row.email);
+        if (!current) {
+          inserts.push({
+            id: this.ids.newId('sub'),
+            email: row.email,
+            name: row.name ?? '',
+            status: row.status ?? 'Active',
+            country: row.country ?? null,
+            custom_fields: row.customFields,
+          });
+          continue;
+        }
+        if (activationNeedsConsent(current.status, row.status)) {
+          rejections.push({
+            rowNumber: row.rowNumber,
+            column: target.mapping.status!.column,
+            code: 'consent_evidence_required',
+            reason: `Making a ${current.status} subscriber Active needs consent evidence, which an import cannot give.`,
+          });
+          counts.rejected++;
+          continue;
+        }
+        members.push(current.id);
+        const next: Stored = {
+          ...current,
+          name: row.name ?? current.name,
+          status: row.status ?? current.status,
+          country: row.country ?? current.country,
+          custom_fields: { ...current.custom_fields, ...row.customFields },
+        };
+        const changed = (['name', 'status', 'country'] as const).filter((field) => next[field] !== current[field]);
+        if (JSON.stringify(next.custom_fields) !== JSON.stringify(current.custom_fields)) changed.push('custom_fields' as never);
+        if (changed.length) updates.push({ next, changed, previousStatus: current.status });
+        else counts.unchanged++;
+      }
+      counts.created = inserts.length;
+      counts.updated = updates.length;
+      if (!target.dryRun) {
+        await this.insert(client, workspaceId, inserts);
+        await this.update(
+          client,
+          workspaceId,
+          updates.map((update) => update.next),
+        );
+        const tagged = await this.addMemberships(client, workspaceId, target, [...members, ...inserts.map((row) => row.id)]);
+        await this.recordEvents(client, workspaceId, inserts, updates, tagged);
+      }
+      await this.recordRejections(client, workspaceId, target.jobId, rejections);
+      await this.checkpoint(client, workspaceId, target.jobId, fromRow, throughRow, counts);
+      return counts;
+    });
+  }
+
+  private async lockExisting(client: PoolClient, workspaceId: WorkspaceId, emails: string[]): Promise<Map<string, Stored>> {
+    const { rows } = await client.query<Stored>({
+      name: 'import_lock_existing',
+      text: `SELECT id, email, name, status::text AS status, country, custom_fields FROM subscribers
+             WHERE workspace_id = $1 AND email = ANY($2::text[]) ORDER BY id FOR UPDATE`,
+      values: [workspaceId, emails],
+    });
+    return new Map(rows.map((row) => [row.email, row]));
+  }
+
+  /**
+   * New subscribers in one statement. An email another writer created since the batch's read makes the insert skip it
+   * and the batch fail: the retry reads it as existing.
+   */
+  private async insert(client: PoolClient, workspaceId: WorkspaceId, rows: Stored[]): Promise<void> {
+    if (!rows.length) return;
+    const { rowCount } = await client.query({
+      name: 'import_insert',
+      text: `INSERT INTO subscribers (id, workspace_id, email, name, status, country, custom_fields, subscribed_at, created_at, updated_at)
+             SELECT u.id, $1, u.email, u.name, u.status::"SubscriberStatus", u.country, u.custom_fields::jsonb, now(), now(), now()
+             FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS u (id, email, name, status, country, custom_fields)
+             ON CONFLICT (workspace_id, email) DO NOTHING`,
+      values: [
+        workspaceId,
+        rows.map((row) => row.id),
+        rows.map((row) => row.email),
+        rows.map((row) => row.name),
+        rows.map((row) => row.status),
+        rows.map((row) => row.country),
+        rows.map((row) => JSON.stringify(row.custom_fields)),
+      ],
+    });
+    if (rowCount !== rows.length) throw new ConcurrentImportWrite();
+  }
+
+  private async update(client: PoolClient, workspaceId: WorkspaceId, rows: Stored[]): Promise<void> {
+    if (!rows.length) return;
+    await client.query({
+      name: 'import_update',
+      text: `UPDATE subscribers s SET name = u.name, status = u.status::"SubscriberStatus", country = u.country,
+               custom_fields = u.custom_fields::jsonb, updated_at = now()
+             FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS u (id, name, status, country, custom_fields)
+             WHERE s.workspace_id = $1 AND s.id = u.id`,
+      values: [
+        workspaceId,
+        rows.map((row) => row.id),
+        rows.map((row) => row.name),
+        rows.map((row) => row.status),
+        rows.map((row) => row.country),
+        rows.map((row) => JSON.stringify(row.custom_fields)),
+      ],
+    });
+  }
+
+  /**
+   * Every row's subscriber gets the job's tags and sequences; only memberships that are new move a tag's counter (by
+   * exactly how many were added, on one shard), so the counts stay exact. Returns the subscribers that got a new tag.
+   */
+  private async addMemberships(client: PoolClient, workspaceId: WorkspaceId, target: BatchTarget, subscriberIds: string[]): Promise<Set<string>> {
+    const tagged = new Set<string>();
+    if (!subscriberIds.length) return tagged;
+    if (target.tagIds.length) {
+      const { rows } = await client.query<{ subscriber_id: string; tag_id: string }>({
+        name: 'import_add_tags',
+        text: `INSERT INTO subscriber_tags (workspace_id, subscriber_id, tag_id, created_at)
+               SELECT $1, s, t.id, now() FROM unnest($2::text[]) AS s
+               CROSS JOIN (SELECT id FROM tags WHERE workspace_id = $1 AND id = ANY($3::text[]) ORDER BY id FOR KEY SHARE) AS t
+               ON CONFLICT DO NOTHING RETURNING subscriber_id, tag_id`,
+        values: [workspaceId, subscriberIds, target.tagIds],
+      });
+      const added = new Map<string, number>();
+      for (const row of rows) {
+        tagged.add(row.subscriber_id);
+        added.set(row.tag_id, (added.get(row.tag_id) ?? 0) + 1);
+      }
+      if (added.size) {
+        await client.query({
+          name: 'import_tag_counts',
+          text: `INSERT INTO tag_count_shards (tag_id, shard, workspace_id, delta)
+                 SELECT u.tag_id, $2::smallint, $1, u.delta FROM unnest($3::text[], $4::int[]) AS u (tag_id, delta) ORDER BY u.tag_id
+                 ON CONFLICT (tag_id, shard) DO UPDATE SET delta = tag_count_shards.delta + EXCLUDED.delta`,
+          values: [workspaceId, randomInt(TAG_COUNT_SHARDS), [...added.keys()], [...added.values()]],
+        });
+      }
+    }
+    if (target.sequenceIds.length) {
+      await client.query({
+        name: 'import_enroll',
+        text: `INSERT INTO sequence_enrollments (workspace_id, subscriber_id, sequence_id, state, enrolled_at, updated_at)
+               SELECT $1, s, q.id, 'active', now(), now() FROM unnest($2::text[]) AS s
+               CROSS JOIN (SELECT id FROM sequences WHERE workspace_id = $1 AND id = ANY($3::text[])) AS q
+               ON CONFLICT (subscriber_id, sequence_id) DO UPDATE SET state = 'active', enrolled_at = now(), updated_at = now()
+               WHERE sequence_enrollments.state <> 'active'`,
+        values: [workspaceId, subscriberIds, target.sequenceIds],
+      });
+    }
+    return tagged;
+  }
+
+  /** The same events the upsert writes, for the whole batch in one insert. */
+  private async recordEvents(
+    client: PoolClient,
+    workspaceId: WorkspaceId,
+    inserts: Stored[],
+    updates: Array<{ next: Stored; changed: string[]; previousStatus: SubscriberStatusName }>,
+    tagged: Set<string>,
+  ): Promise<void> {
+    const events: Array<[string, Record<string, unknown>]> = inserts.map((row) => ['subscriber.created', { subscriber: { id: row.id }, status: row.status }]);
+    const updatedIds = new Set<string>();
+    for (const { next, changed, previousStatus } of updates) {
+      const fields = changed.filter((field) => field !== 'status');
+      if (tagged.has(next.id)) fields.push('tags');
+      updatedIds.add(next.id);
+      if (fields.length) events.push(['subscriber.updated', { subscriber: { id: next.id }, changed_fields: fields }]);
+      if (next.status !== previousStatus)
+        events.push(['subscriber.status_changed', { subscriber: { id: next.id }, previous_status: previousStatus, status: next.status }]);
+    }
+    const created = new Set(inserts.map((row) => row.id));
+    for (const id of tagged) if (!created.has(id) && !updatedIds.has(id)) events.push(['subscriber.updated', { subscriber: { id }, changed_fields: ['tags'] }]);
+    if (!events.length) return;
+    await client.query({
+      name: 'import_outbox',
+      text: `INSERT INTO outbox_events (id, workspace_id, type, payload, created_at)
+             SELECT u.id, $1, u.type, u.payload::jsonb, now() FROM unnest($2::text[], $3::text[], $4::text[]) AS u (id, type, payload)`,
+      values: [workspaceId, events.map(() => this.ids.newId('evt')), events.map(([type]) => type), events.map(([, payload]) => JSON.stringify(payload))],
+    });
+  }
+
+  private async recordRejections(client: PoolClient, workspaceId: WorkspaceId, jobId: string, rejections: Rejection[]): Promise<void> {
+    if (!rejections.length) return;
+    await client.query({
+      name: 'import_rejections',
+      text: `INSERT INTO subscriber_import_rejections (job_id, row_number, workspace_id, csv_column, code, reason)
+             SELECT $1, u.row_number, $2, u.csv_column, u.code, u.reason FROM unnest($3::int[], $4::text[], $5::text[], $6::text[]) AS u (row_number, csv_column, code, reason)
+             ON CONFLICT DO NOTHING`,
+      values: [
+        jobId,
+        workspaceId,
+        rejections.map((r) => r.rowNumber),
+        rejections.map((r) => r.column),
+        rejections.map((r) => r.code),
+        rejections.map((r) => r.reason),
+      ],
+    });
+  }
+
+  private async checkpoint(
+    client: PoolClient,
+    workspaceId: WorkspaceId,
+    jobId: string,
+    fromRow: number,
+    throughRow: number,
+    counts: BatchCounts,
+  ): Promise<void> {
+    const { rowCount } = await client.query({
+      name: 'import_checkpoint',
+      text: `UPDATE subscriber_import_jobs SET processed_rows = $3, created_count = created_count + $4, updated_count = updated_count + $5,
+               unchanged_count = unchanged_count + $6, rejected_count = rejected_count + $7, duplicate_count = duplicate_count + $8, updated_at = now()
+             WHERE workspace_id = $1 AND id = $2 AND processed_rows = $9 AND status = 'Processing'`,
+      values: [workspaceId, jobId, throughRow, counts.created, counts.updated, counts.unchanged, counts.rejected, counts.duplicates, fromRow],
+    });
+    if (rowCount !== 1) throw new ConcurrentImportWrite();
+  }
+}
+
+/** Another writer got in between (a subscriber created meanwhile, or another run of the job): the batch rolls back and is retried. */
+export class ConcurrentImportWrite extends Error {
+  constructor() {
+    super('the batch met a concurrent write; it is retried');
+  }
+}
