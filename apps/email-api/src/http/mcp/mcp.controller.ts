@@ -1,0 +1,86 @@
+import { All, Controller, Get, Header, HttpCode, Inject, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { BearerStrategy, Public } from '@shared/auth';
+import { APP_CONFIG, AppConfig } from '@shared/config';
+import { DomainError, SharedErrors } from '@shared/errors';
+import { EMAIL_SCOPES } from '@email/access';
+import { MCP_SELECTION_HEADERS, parseMcpSelection } from '@email/platform';
+import { McpEndpoint } from './mcp-endpoint';
+
+export const MCP_PATH = '/mcp';
+export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource/mcp';
+
+/**
+ * /mcp, the streamable HTTP MCP endpoint (stateless: POST only). initialize and tools/list need no credential; a
+ * request carrying tools/call is authenticated first, like any REST route, and refused with 401 and a
+ * WWW-Authenticate challenge naming the protected-resource metadata (RFC 9728).
+ */
+@ApiExcludeController()
+@Public()
+@Controller()
+export class McpController {
+  private readonly challenge: string;
+  private readonly resourceMetadata: Record<string, unknown>;
+
+  constructor(
+    private readonly endpoint: McpEndpoint,
+    private readonly bearer: BearerStrategy,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.challenge = `Bearer resource_metadata="${config.publicBaseUrl}${PROTECTED_RESOURCE_PATH}"`;
+    // The OAuth authorization server comes later: until then no authorization_servers are named, and keys are the credential.
+    this.resourceMetadata = {
+      resource: `${config.publicBaseUrl}${MCP_PATH}`,
+      resource_name: 'Postline email MCP server',
+      bearer_methods_supported: ['header'],
+      scopes_supported: [...EMAIL_SCOPES],
+      resource_documentation: `${config.docsBaseUrl}/mcp`,
+    };
+  }
+
+  @Get(PROTECTED_RESOURCE_PATH.slice(1))
+  @Header('cache-control', 'public, max-age=300')
+  protectedResource(): Record<string, unknown> {
+    return this.resourceMetadata;
+  }
+
+  @All(MCP_PATH.slice(1))
+  @HttpCode(200)
+  async mcp(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    if (request.method !== 'POST') {
+      await reply
+        .code(405)
+        .header('allow', 'POST')
+        .send({ jsonrpc: '2.0', error: { code: -32000, message: 'This MCP endpoint is stateless: send JSON-RPC messages with POST.' }, id: null });
+      return;
+    }
+    const query = request.query as Record<string, string | undefined>;
+    const header = (name: string) => request.headers[name] as string | undefined;
+    const { selection, problems } = parseMcpSelection({
+      toolsets: query.toolsets ?? header(MCP_SELECTION_HEADERS.toolsets),
+      operationIds: query.operation_ids ?? header(MCP_SELECTION_HEADERS.operationIds),
+      readOnly: query.read_only ?? header(MCP_SELECTION_HEADERS.readOnly),
+    });
+    if (problems.length) throw SharedErrors.invalid('validation_failed', problems[0].message, problems[0].field);
+    if (callsTools(request.body)) {
+      try {
+        await this.bearer.verifyAuthorization(request.ip, request.headers.authorization);
+      } catch (error) {
+        // The exception filter renders the error; the challenge tells the client where the resource metadata is.
+        if (error instanceof DomainError && error.status === 401) {
+          reply.header('www-authenticate', request.headers.authorization ? `${this.challenge}, error="invalid_token"` : this.challenge);
+        }
+        throw error;
+      }
+    }
+    const answer = await this.endpoint.handle({ url: request.url, headers: request.headers, body: request.body }, selection);
+    await reply.code(answer.status).headers(answer.headers).send(answer.body);
+  }
+}
+
+/** Whether a JSON-RPC message (or batch) asks to call a tool. */
+function callsTools(body: unknown): boolean {
+  const messages = Array.isArray(body) ? (body as unknown[]) : [body];
+  return messages.some((message) => (message as { method?: unknown } | null)?.method === 'tools/call');
+}
