@@ -35,7 +35,7 @@ const CONTAINER_HOST = '0.0.0.0';
 const DEPLOYABLES: Record<string, Deployable> = {
   'email-api': { port: 3000, portEnv: 'PORT', env: ['EMAIL_DATABASE_URL', 'PUBLIC_BASE_URL'] },
   'forms-api': { port: 3100, portEnv: 'PORT', env: ['FORMS_DATABASE_URL', 'FORMS_PUBLIC_BASE_URL'] },
-  'email-send-worker': { port: 9101, portEnv: 'HEALTH_PORT', env: ['EMAIL_DATABASE_URL', 'SMTP_URL'] },
+  'email-send-worker': { port: 9101, portEnv: 'HEALTH_PORT', env: ['EMAIL_DATABASE_URL'] },
   'email-jobs-worker': { port: 9102, portEnv: 'HEALTH_PORT', env: ['EMAIL_DATABASE_URL'] },
   'webhook-worker': { port: 9103, portEnv: 'HEALTH_PORT', env: ['EMAIL_DATABASE_URL'] },
   'forms-worker': { port: 9104, portEnv: 'HEALTH_PORT', env: ['FORMS_DATABASE_URL'] },
@@ -45,7 +45,6 @@ const APIS = NAMES.filter((n) => DEPLOYABLES[n].portEnv === 'PORT');
 const requiredEnv = (name: string) => [...SHARED_ENV, DEPLOYABLES[name].portEnv, ...DEPLOYABLES[name].env];
 
 const MIGRATIONS: Record<string, string> = { email: 'EMAIL_DATABASE_URL', forms: 'FORMS_DATABASE_URL' };
-const DELIVER_WAIT_LIST = '{pl:broadcast-deliver}:broadcast-deliver:wait';
 
 // ---- minimal shapes of what the assertions read ----
 
@@ -347,7 +346,7 @@ describe('k8s manifests', () => {
     for (const t of targets) expect([t, byName('Deployment', t)?.spec.replicas]).toEqual([t, undefined]);
   });
 
-  it('scale email-send-worker with KEDA on the broadcast-deliver wait list', () => {
+  it('scale email-send-worker with KEDA on the deliveries left in PostgreSQL and the preparation wait list', () => {
     const [so, ...others] = ofKind('ScaledObject');
     expect(others).toEqual([]);
     expect(so.apiVersion).toBe('keda.sh/v1alpha1');
@@ -356,25 +355,31 @@ describe('k8s manifests', () => {
     expect(so.spec.maxReplicaCount).toBeGreaterThan(1);
 
     type Trigger = { type: string; metadata: Labels };
-    const deliver = (so.spec.triggers as Trigger[]).find((t) => t.metadata.listName === DELIVER_WAIT_LIST);
-    expect(deliver?.type).toBe('redis');
-    expect(Number(deliver?.metadata.listLength)).toBeGreaterThan(0);
-
-    // Every list follows BullMQ's "{<QUEUE_PREFIX>:<queue>}:<queue>:wait" with the configured prefix.
-    const prefix = byName('ConfigMap', 'postline-config')?.data?.QUEUE_PREFIX;
-    for (const t of so.spec.triggers as Trigger[]) {
-      expect(t.metadata.listName).toMatch(new RegExp(`^\\{${prefix}:([a-z-]+)\\}:\\1:wait$`));
-    }
-    // ...and the lists are exactly the wait lists of the queues the send worker consumes.
-    const waitLists = EmailWorkerQueues['email-send-worker'].map((queue) => `${queuePrefix(prefix!, queue)}:${queue}:wait`);
-    expect((so.spec.triggers as Trigger[]).map((t) => t.metadata.listName).sort()).toEqual([...waitLists].sort());
-
-    // The Redis address comes from an env var the target container really has, matching REDIS_URL.
+    const triggers = so.spec.triggers as Trigger[];
     const container = podTemplate(byName('Deployment', 'email-send-worker')!).spec.containers.find(
       (c) => c.name === (so.spec.scaleTargetRef.envSourceContainerName ?? c.name),
     )!;
+
+    // The send queue is the delivery rows: one PostgreSQL trigger on the email database (its query is run for real
+    // by send-worker-scaler.int-spec.ts).
+    const [deliveries, ...otherSql] = triggers.filter((t) => t.type === 'postgresql');
+    expect(otherSql).toEqual([]);
+    expect(deliveries.metadata.connectionFromEnv).toBe('EMAIL_DATABASE_URL');
+    expect(envNames(container).has('EMAIL_DATABASE_URL')).toBe(true);
+    expect(Number(deliveries.metadata.targetQueryValue)).toBeGreaterThan(0);
+
+    // The Redis triggers are exactly the wait lists of the BullMQ queues the send worker consumes, each
+    // "{<QUEUE_PREFIX>:<queue>}:<queue>:wait" with the configured prefix.
+    const redis = triggers.filter((t) => t.type === 'redis');
+    expect(redis.length + 1).toBe(triggers.length);
+    const prefix = byName('ConfigMap', 'postline-config')?.data?.QUEUE_PREFIX;
+    const waitLists = EmailWorkerQueues['email-send-worker'].map((queue) => `${queuePrefix(prefix!, queue)}:${queue}:wait`);
+    expect(redis.map((t) => t.metadata.listName).sort()).toEqual([...waitLists].sort());
+    for (const t of redis) expect(Number(t.metadata.listLength)).toBeGreaterThan(0);
+
+    // The Redis address comes from an env var the target container really has, matching REDIS_URL.
     const config = byName('ConfigMap', 'postline-config')!.data!;
-    for (const t of so.spec.triggers as Trigger[]) {
+    for (const t of redis) {
       const fromEnv = t.metadata.addressFromEnv;
       expect(fromEnv).toBeDefined();
       expect(envNames(container).has(fromEnv)).toBe(true);
@@ -495,7 +500,6 @@ describe('docker', () => {
         if (condition === 'service_healthy') expect(services[dep].healthcheck ?? dockerfile.includes('HEALTHCHECK')).toBeTruthy();
       }
     }
-    expect(services['email-send-worker'].environment?.SMTP_URL).toMatch(/^smtp:\/\/mailpit:1025/);
   });
 
   it('runs one migrate service per database', () => {
