@@ -7,7 +7,11 @@ import { PrismaClient } from './generated/client';
 @Injectable()
 export class EmailPrisma extends PrismaClient implements OnModuleDestroy {
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    super({ adapter: new PrismaPg({ connectionString: config.emailDatabaseUrl, max: 10, connectionTimeoutMillis: config.databaseConnectTimeoutMs }) });
+    super({
+      adapter: new PrismaPg({ connectionString: config.emailDatabaseUrl, max: 10, connectionTimeoutMillis: config.databaseConnectTimeoutMs }),
+      // A transaction waits for a pooled connection as long as a query does (Prisma's own default is 2 s).
+      transactionOptions: { maxWait: config.databaseConnectTimeoutMs },
+    });
   }
 
   async onModuleDestroy(): Promise<void> {
