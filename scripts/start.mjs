@@ -19,6 +19,9 @@ const env = launchEnv(
   process.argv.slice(2),
 );
 const deployables = DEPLOYABLES.map((d) => ({ ...d, port: d.name === 'email-api' ? emailPort : d.name === 'forms-api' ? formsPort : d.port }));
+const sinkPort = Number(process.env.MAIL_SINK_PORT ?? 1025);
+// Development only: where the demo delivery connection sends (nothing leaves this machine).
+const mailSink = { name: 'mail-sink', script: 'scripts/lib/mail-sink.mjs', port: sinkPort, portVar: 'MAIL_SINK_PORT' };
 
 await requireServices();
 log('▸ installing dependencies');
@@ -29,13 +32,14 @@ log('▸ creating databases and applying migrations');
 run(process.execPath, ['scripts/db.mjs', 'migrate']);
 
 const demo = await demoAccounts();
-const { stopAll } = launch(deployables, env);
+const { stopAll } = launch([...deployables, mailSink], env);
 const late = await firstNotReady(deployables);
 if (late) {
   log(`✖ ${late.name} did not become ready on port ${late.port} within 30 s`);
   stopAll(1);
 } else {
   await demoForm(demo);
+  await demoConnection(demo);
   printBanner(demo);
 }
 
@@ -65,6 +69,8 @@ async function demoAccounts() {
     email: admin('create-workspace', '--name', 'Demo workspace'),
     forms: admin('forms:create-account', '--email', `demo+${Date.now()}@example.com`, '--workspace-name', 'Demo forms'),
   };
+  // The postal address every marketing email's footer shows (the preflight warns without one).
+  admin('update-workspace', '--workspace', demo.email.workspace_id, '--address', '1 Example Street', '--city', 'Springfield', '--country', 'US');
   mkdirSync(path.dirname(demoFile), { recursive: true });
   writeFileSync(demoFile, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
   return demo;
@@ -111,6 +117,35 @@ async function demoForm(demo) {
   writeFileSync(demoFile, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
 }
 
+/**
+ * A demo delivery connection to the mail sink, made the way a person would: a setup session through the API, then
+ * its browser page (read for its CSRF token, posted with the sink's settings), so credentials never touch the API.
+ */
+async function demoConnection(demo) {
+  const api = `http://127.0.0.1:${emailPort}/v1`;
+  const headers = { authorization: `Bearer ${demo.email.api_key}`, 'content-type': 'application/json' };
+  if (demo.connection && (await fetch(`${api}/email-delivery-connections/${demo.connection.id}`, { headers })).status === 200) return;
+  const started = await fetch(`${api}/email-delivery-connection-setup-sessions`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ name: 'Local mail sink', provider: 'custom-smtp', from_email: 'demo@postline.test', from_name: 'Postline demo' }),
+  });
+  const session = (await started.json()).data;
+  const pageUrl = `http://127.0.0.1:${emailPort}${new URL(session.setup_url).pathname}`;
+  const page = await fetch(pageUrl);
+  const cookie = page.headers.get('set-cookie')?.split(';')[0] ?? '';
+  const csrf = /name="csrf_token" value="([^"]+)"/.exec(await page.text())?.[1] ?? '';
+  const form = new URLSearchParams({ csrf_token: csrf, host: '127.0.0.1', port: String(sinkPort), secure_mode: 'none', username: '', password: '' });
+  const saved = await fetch(pageUrl, { method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+  const status = (await (await fetch(`${api}/email-delivery-connection-setup-sessions/${session.id}`, { headers })).json()).data;
+  if (saved.status !== 200 || status.status !== 'completed') {
+    log(`✖ could not set up the demo delivery connection (page answered ${saved.status}, session ${status.status})`);
+    return;
+  }
+  demo.connection = { id: status.connection_id };
+  writeFileSync(demoFile, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
+}
+
 async function stillExists(saved) {
   const { default: pg } = await import(path.join(root, 'node_modules/pg/lib/index.js'));
   const check = async (url, sql, id) => {
@@ -143,6 +178,7 @@ function printBanner(demo) {
       ` Email API   http://127.0.0.1:${emailPort}/v1`,
       ` Forms API   http://127.0.0.1:${formsPort}/api/v1`,
       ` Workers     email-send 9101 · email-jobs 9102 · webhook 9103 · forms 9104 (/healthz, /readyz, /metrics)`,
+      ` Mail sink   smtp://127.0.0.1:${sinkPort} keeps every message in .data/mail/${demo.connection ? ` (demo connection ${demo.connection.id})` : ''}`,
       '',
       ` Email workspace ${demo.email.workspace_id}`,
       `   API key     ${demo.email.api_key}`,

@@ -1,17 +1,25 @@
 import 'reflect-metadata';
 import { audienceBenchmark } from './audience';
 import { authOverheadBenchmark } from './auth-overhead';
+import { broadcastPrepareBenchmark } from './broadcast-prepare';
+import { broadcastSendBenchmark } from './broadcast-send';
 import { Benchmark, installSignalHandlers, log, UsageError } from './cli';
 import { cpuProfileUtility } from './cpu-profile';
 import { dropDbUtility } from './drop-db';
 import { emailRenderFillBenchmark } from './email-render-fill';
+import { emailTrackingBenchmark } from './email-tracking';
 import { formsAbuseBenchmark } from './forms-abuse';
 import { formsHostedPageBenchmark } from './forms-hosted-page';
 import { formsSubmissionBenchmark } from './forms-submission';
+import { formsXlsxExportBenchmark } from './forms-xlsx-export';
 import { httpPlatformBenchmark } from './http-platform';
 import { seedBenchmark } from './seed';
 import { subscribersListBenchmark } from './subscribers-list';
 import { subscribersUpsertBenchmark } from './subscribers-upsert';
+import { subscriberImportBenchmark } from './subscriber-import';
+import { subscriberExportBenchmark } from './subscriber-export';
+import { subscriberImportUploadBenchmark } from './subscriber-import-upload';
+import { webhooksFanoutBenchmark } from './webhooks-fanout';
 
 /**
  * `node bench/dist/main.js <name> [options]` (normally through `npm run bench -- <name> [options]`,
@@ -27,7 +35,15 @@ export const BENCHMARKS: Benchmark[] = [
   formsHostedPageBenchmark,
   formsSubmissionBenchmark,
   formsAbuseBenchmark,
+  formsXlsxExportBenchmark,
   emailRenderFillBenchmark,
+  emailTrackingBenchmark,
+  broadcastPrepareBenchmark,
+  broadcastSendBenchmark,
+  subscriberImportBenchmark,
+  subscriberExportBenchmark,
+  subscriberImportUploadBenchmark,
+  webhooksFanoutBenchmark,
   dropDbUtility,
   cpuProfileUtility,
 ];

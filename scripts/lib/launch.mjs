@@ -62,8 +62,9 @@ export function launch(deployables, env) {
   return { stopAll };
 }
 
-function startDeployable({ name, port, portVar }, env, onExit) {
-  const child = spawn(process.execPath, [path.join(root, `apps/${name}/dist/main.js`)], {
+/** A deployable runs its app's build output; a development helper (the mail sink) names its own `script`. */
+function startDeployable({ name, port, portVar, script }, env, onExit) {
+  const child = spawn(process.execPath, [path.join(root, script ?? `apps/${name}/dist/main.js`)], {
     cwd: root,
     env: { ...env, [portVar]: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],

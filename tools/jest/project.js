@@ -14,6 +14,8 @@ exports.project = {
     .filter((dir) => fs.existsSync(path.join(rootDir, dir)))
     .map((dir) => `<rootDir>/${dir}`),
   transform: { '^.+\\.(t|j)s$': ['@swc/jest', { ...swc, swcrc: false }] },
+  // cookie 2 ships only ES modules and Fastify's inject (light-my-request) requires it; Node loads it natively, jest needs it compiled.
+  transformIgnorePatterns: ['/node_modules/(?!\\.pnpm/cookie@2|cookie/)'],
   moduleNameMapper: Object.fromEntries(Object.entries(paths).map(([alias, [target]]) => [`^${alias.replace('/', '\\/')}$`, `<rootDir>/${target}`])),
   modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],
 };

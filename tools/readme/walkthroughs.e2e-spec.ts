@@ -1,5 +1,5 @@
 /**
- * README's "Email in five requests" and "Forms in five requests", run as written: the fenced blocks marked
+ * README's "Email in five requests", "A broadcast in five requests" and "Forms in five requests", run as written: the fenced blocks marked
  * `sh email-walkthrough` / `sh forms-walkthrough` go to bash unchanged, against the built APIs on free loopback ports
  * with fresh databases and demo keys made by the admin CLI (as npm start makes them). The blocks marked `…-setup` must
  * set exactly the variables the walkthrough reads, to npm start's URL; the test supplies its own values instead.
@@ -11,7 +11,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '@shared/testing';
+import { freePort, SmtpSink } from '@shared/testing';
 import { adminCli, BuiltAppsEnvironment, builtAppsEnvironment, BuiltDeployable, requireBuilt, startBuiltDeployable } from '../smoke/built-deployable';
 import { codeBlock, README, section } from './readme';
 
@@ -181,6 +181,69 @@ describe('README walkthroughs, run as written', () => {
     expect(statuses(status)).toEqual([200]);
     expect(JSON.parse(status.stdout)).toEqual({ email: 'ada@example.com', status: 'Unsubscribed' });
   }, 120_000);
+
+  /**
+   * The delivery connection npm start makes for the demo workspace, made the same way: a setup session, then its
+   * page read for the CSRF token and posted with the sink's settings.
+   */
+  async function connectToSink(apiPort: number, key: string, sinkPort: number): Promise<void> {
+    const base = `http://127.0.0.1:${apiPort}`;
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const started = await fetch(`${base}/v1/email-delivery-connection-setup-sessions`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ name: 'Local mail sink', provider: 'custom-smtp', from_email: 'demo@postline.test', from_name: 'Postline demo' }),
+    });
+    const pagePath = new URL(((await started.json()) as { data: { setup_url: string } }).data.setup_url).pathname;
+    const page = await fetch(`${base}${pagePath}`);
+    const csrf = /name="csrf_token" value="([^"]+)"/.exec(await page.text())?.[1] ?? '';
+    const form = new URLSearchParams({ csrf_token: csrf, host: '127.0.0.1', port: String(sinkPort), secure_mode: 'none' });
+    const saved = await fetch(`${base}${pagePath}`, {
+      method: 'POST',
+      headers: { cookie: page.headers.get('set-cookie')?.split(';')[0] ?? '', 'content-type': 'application/x-www-form-urlencoded' },
+      body: form,
+    });
+    expect(saved.status).toBe(200);
+  }
+
+  it('broadcast: three subscribers, a draft, preflight, send, progress watched to sent', async () => {
+    requireBuilt(['email-send-worker']);
+    const walkthrough = section(README, 'A broadcast in five requests');
+    expect(assignments(codeBlock(walkthrough, 'sh broadcast-walkthrough-setup'))).toEqual({ EMAIL_API: 'http://127.0.0.1:3000/v1', EMAIL_KEY: 'mrk_…' });
+    const sink = new SmtpSink();
+    await sink.start();
+    try {
+      const port = await freePort();
+      const api = await start('email-api', port, { PUBLIC_BASE_URL: `http://127.0.0.1:${port}` });
+      await start('email-send-worker', undefined, { PUBLIC_BASE_URL: `http://127.0.0.1:${port}` });
+      const key = await demoKey('create-workspace', '--name', 'Demo workspace');
+      await connectToSink(api.port, key, sink.port);
+      const [subscribers, draft, preflight, send, progress] = await runWalkthrough(codeBlock(walkthrough, 'sh broadcast-walkthrough'), {
+        EMAIL_API: `http://127.0.0.1:${api.port}/v1`,
+        EMAIL_KEY: key,
+      });
+
+      expect(statuses(subscribers)).toEqual([201, 201, 201]);
+      expect(statuses(draft)).toEqual([201]);
+      expect(draft.stdout.trim()).toMatch(/^brd_/);
+      expect(statuses(preflight)).toEqual([200]);
+      expect(JSON.parse(preflight.stdout)).toEqual({ recipient_estimate: 3, blocking_issues: [] });
+      expect(statuses(send)).toEqual([202]);
+      expect(JSON.parse(send.stdout)).toEqual({ status: 'running', run_id: expect.stringMatching(/^brun_/) });
+      expect(new Set(statuses(progress))).toEqual(new Set([200]));
+      expect(JSON.parse(progress.stdout)).toEqual({ phase: 'sent', accepted: 3, percent_complete: 100 });
+
+      // One personalised message per subscriber at the sink.
+      const received = sink.received.map((mail) => ({ to: mail.to, subject: /^Subject: (.*)\r$/m.exec(mail.raw)?.[1] }));
+      expect(received.sort((a, b) => a.to[0].localeCompare(b.to[0]))).toEqual([
+        { to: ['ada@example.org'], subject: 'Hello Ada' },
+        { to: ['grace@example.org'], subject: 'Hello Grace' },
+        { to: ['linus@example.org'], subject: 'Hello Linus' },
+      ]);
+    } finally {
+      await sink.stop();
+    }
+  }, 180_000);
 
   it('forms: a draft, a second step with its field, publish, an answer, the answers read back', async () => {
     const walkthrough = section(README, 'Forms in five requests');

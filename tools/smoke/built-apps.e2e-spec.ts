@@ -64,6 +64,24 @@ describe('built deployables', () => {
     60_000,
   );
 
+  it('email-api answers an MCP tool call from its build (the tool runs its route in-process through inject)', async () => {
+    const { api_key: key } = await adminCli<{ api_key: string }>(env, 'create-workspace', '--name', 'MCP');
+    const deployable = await startBuiltDeployable('email-api', env);
+    try {
+      const res = await fetch(`http://127.0.0.1:${deployable.port}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${key}` },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'workspace_get', arguments: {} } }),
+      });
+      const body = (await res.json()) as { result?: { structuredContent?: { response?: { data?: { name?: string } } } } };
+      expect({ status: res.status, name: body.result?.structuredContent?.response?.data?.name }).toEqual({ status: 200, name: 'MCP' });
+      // Nothing on the console either: Node loads the ES-module-only dependency of inject without a warning.
+      expect({ code: await deployable.stop(), output: deployable.output() }).toEqual({ code: 0, output: '' });
+    } finally {
+      deployable.child.kill('SIGKILL');
+    }
+  }, 60_000);
+
   it('admin CLI prints exactly the documented JSON', async () => {
     expect(Object.keys(await adminCli<object>(env, 'create-workspace', '--name', 'Built')).sort()).toEqual(['api_key', 'workspace_id']);
     const account = await adminCli<object>(env, 'forms:create-account', '--email', 'cli@example.com');

@@ -3,10 +3,23 @@ import { ConfigModule } from '@shared/config';
 import { CoreModule } from '@shared/core';
 import { EmailDataAccessModule } from '@email/data-access';
 import { EmailAccessModule } from '@email/access';
+import { ConnectionKeyRotationModule } from '@email/delivery';
+import { EmailWorkspaceModule } from '@email/workspace';
+import { SigningSecretKeyRotationModule } from '@email/webhooks';
 import { FormsDataAccessModule } from '@forms/data-access';
 import { FormsAccountsModule } from '@forms/accounts';
 
 @Module({
-  imports: [ConfigModule.forRoot(), CoreModule, EmailDataAccessModule, EmailAccessModule, FormsDataAccessModule, FormsAccountsModule],
+  imports: [
+    ConfigModule.forRoot(),
+    CoreModule,
+    EmailDataAccessModule,
+    EmailAccessModule,
+    ConnectionKeyRotationModule,
+    SigningSecretKeyRotationModule,
+    EmailWorkspaceModule,
+    FormsDataAccessModule,
+    FormsAccountsModule,
+  ],
 })
 export class AdminModule {}

@@ -1,7 +1,11 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { parseArgs } from 'node:util';
 import { AccessService } from '@email/access';
+import { ConnectionKeyRotation } from '@email/delivery';
+import { WorkspaceService } from '@email/workspace';
+import { SigningSecretKeyRotation } from '@email/webhooks';
 import { AccountsService } from '@forms/accounts';
+import { trustedWorkspaceId } from '@shared/core';
 import { defineErrorCodes, errorFactory, SHARED_ERROR_CODES } from '@shared/errors';
 
 /** What the command line itself can refuse, beyond the codes the services answer. */
@@ -48,6 +52,20 @@ export const COMMANDS: Record<string, Command> = {
     const created = await app.get(AccessService).createWorkspace(name!);
     return { workspace_id: created.workspace_id, api_key: created.api_key };
   },
+  /** The workspace's name and the postal address every marketing email's footer shows ("" clears a field). */
+  'update-workspace': async (app, args) => {
+    const o = options(args, { workspace: { required: true }, name: {}, address: {}, city: {}, state: {}, 'postal-code': {}, country: {}, 'time-zone': {} });
+    // An operator names the workspace on the command line: there is no credential to take it from.
+    return app.get(WorkspaceService).updateProfile(trustedWorkspaceId(o.workspace!), {
+      name: o.name,
+      address: o.address,
+      city: o.city,
+      state: o.state,
+      postal_code: o['postal-code'],
+      country: o.country,
+      time_zone: o['time-zone'],
+    });
+  },
   'create-api-key': async (app, args) => {
     const o = options(args, { workspace: { required: true }, scopes: { required: true }, name: {}, 'expires-at': {} });
     const key = await app.get(AccessService).createApiKey(o.workspace!, { scopes: scopesOf(o.scopes!), name: o.name, expiresAt: dateOf(o['expires-at']) });
@@ -57,6 +75,18 @@ export const COMMANDS: Record<string, Command> = {
     const { id } = options(args, { id: { required: true } });
     await app.get(AccessService).revokeApiKey(id!);
     return { id, revoked: true };
+  },
+  /** After ENCRYPTION_KEY changed (the old one listed in ENCRYPTION_KEYS_RETIRED): seals every stored secret under the new key. */
+  'rewrap-secrets': async (app, args) => {
+    options(args, {});
+    // Connection secrets, then webhook signing secrets: one report, the unreadable ids' prefixes tell which.
+    const connections = await app.get(ConnectionKeyRotation).rewrapAll();
+    const webhooks = await app.get(SigningSecretKeyRotation).rewrapAll();
+    return {
+      examined: connections.examined + webhooks.examined,
+      rewrapped: connections.rewrapped + webhooks.rewrapped,
+      unreadable: [...connections.unreadable, ...webhooks.unreadable],
+    };
   },
   'forms:create-account': async (app, args) => {
     const o = options(args, { email: { required: true }, 'workspace-name': {} });

@@ -11,9 +11,12 @@ import { EmailAccessModule, EmailCredentialVerifier } from '@email/access';
 import { EmailWorkspaceModule } from '@email/workspace';
 import { EMAIL_PLATFORM_PROVIDERS } from '@email/platform';
 import { EmailAudienceModule } from '@email/audience';
-import { EmailDeliveryModule, UnsubscribeTokens } from '@email/delivery';
+import { ConnectionFeedbackLookup, DeliveryFeedbackModule, EmailDeliveryModule, FEEDBACK_CONNECTIONS, UnsubscribeTokens } from '@email/delivery';
 import { EmailEngagementModule, EmailSegmentsModule } from '@email/audience-engine';
 import { DOCS_SITE_PROVIDER } from '@email/docs-pages';
+import { BroadcastUsageModule, EmailBroadcastsApiModule } from '@email/broadcasts';
+import { EmailJobsApiModule } from '@email/jobs';
+import { EmailWebhookSubscriptionsModule } from '@email/webhooks';
 import { PlatformController } from './http/platform/platform.controller';
 import { DiscoveryFilesController } from './http/platform/discovery-files.controller';
 import { NotYetAvailableController } from './http/platform/not-yet-available.controller';
@@ -24,9 +27,26 @@ import { TagsController } from './http/tags/tags.controller';
 import { CustomFieldsController } from './http/custom-fields/custom-fields.controller';
 import { SenderIdentitiesController } from './http/sender-identities/sender-identities.controller';
 import { SegmentsController } from './http/segments/segments.controller';
+import { DeliveryConnectionsController } from './http/delivery-connections/delivery-connections.controller';
+import { SetupSessionsController } from './http/delivery-connections/setup-sessions.controller';
+import { ConnectionSetupController } from './http/connection-setup/connection-setup.controller';
+import { ConnectionsGuideController } from './http/connection-setup/connections-guide.controller';
 import { UnsubscribeController } from './http/unsubscribe/unsubscribe.controller';
 import { UnsubscribeService } from './http/unsubscribe/unsubscribe.service';
 import { UnsubscribeBodyParser } from './http/unsubscribe/unsubscribe-body-parser';
+import { DeliveryFeedbackController } from './http/delivery-feedback/delivery-feedback.controller';
+import { DeliveryFeedbackBody } from './http/delivery-feedback/delivery-feedback-body';
+import { TRACKING_PROVIDERS } from './http/tracking';
+import { BroadcastsController } from './http/broadcasts/broadcasts.controller';
+import { WebhookSubscriptionSecretsController, WebhookSubscriptionsController } from './http/webhook-subscriptions/webhook-subscriptions.controller';
+import { ImportUploadsController } from './http/subscriber-jobs/import-uploads.controller';
+import { ImportsController } from './http/subscriber-jobs/imports.controller';
+import { ExportsController } from './http/subscriber-jobs/exports.controller';
+import { ExportDownloadController } from './http/subscriber-jobs/export-download.controller';
+import { UploadPageController } from './http/import-upload-page/upload-page.controller';
+import { ImportUploadBodyParser } from './http/import-upload-page/upload-body-parser';
+import { McpController } from './http/mcp/mcp.controller';
+import { McpEndpoint } from './http/mcp/mcp-endpoint';
 
 export const EMAIL_API_PORT = 3000;
 
@@ -51,6 +71,12 @@ export const EMAIL_HTTP_OPTIONS: HttpAppOptions = {
     EmailDeliveryModule,
     EmailSegmentsModule,
     EmailEngagementModule,
+    EmailBroadcastsApiModule,
+    BroadcastUsageModule,
+    EmailWebhookSubscriptionsModule,
+    EmailJobsApiModule,
+    // Provider feedback finds its connection (and opens its feedback token and webhook signing key) through the delivery module.
+    DeliveryFeedbackModule.register({ imports: [EmailDeliveryModule], connections: { provide: FEEDBACK_CONNECTIONS, useExisting: ConnectionFeedbackLookup } }),
   ],
   controllers: [
     HealthController,
@@ -63,8 +89,22 @@ export const EMAIL_HTTP_OPTIONS: HttpAppOptions = {
     TagsController,
     CustomFieldsController,
     SenderIdentitiesController,
+    DeliveryConnectionsController,
+    SetupSessionsController,
+    ConnectionSetupController,
+    ConnectionsGuideController,
     SegmentsController,
+    BroadcastsController,
+    WebhookSubscriptionsController,
+    WebhookSubscriptionSecretsController,
     UnsubscribeController,
+    DeliveryFeedbackController,
+    ImportUploadsController,
+    ImportsController,
+    ExportsController,
+    ExportDownloadController,
+    UploadPageController,
+    McpController,
   ],
   providers: [
     readinessChecksProvider(EmailPrisma),
@@ -74,6 +114,10 @@ export const EMAIL_HTTP_OPTIONS: HttpAppOptions = {
     { provide: UnsubscribeTokens, useFactory: (config: AppConfig) => new UnsubscribeTokens(config.cursorSecret), inject: [APP_CONFIG] },
     UnsubscribeService,
     UnsubscribeBodyParser,
+    DeliveryFeedbackBody,
+    ImportUploadBodyParser,
+    ...TRACKING_PROVIDERS,
+    McpEndpoint,
   ],
 })
 export class AppModule {}

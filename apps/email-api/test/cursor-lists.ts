@@ -1,5 +1,6 @@
 /** The contract's cursor lists (a GET taking `starting_after`) and how to fill each implemented one with rows. */
 import { EmailPrisma } from '@email/data-access';
+import { document, saveConnection, smtpConnection } from './broadcasts-fixtures';
 import { ContractOperation, contractOperations } from './contract';
 import { EmailApiHarness } from './helpers';
 
@@ -23,6 +24,31 @@ export const LIST_FILLERS: Record<string, Fill> = {
   listTags: postEach('/v1/tags', (i) => ({ name: `Page tag ${i}` })),
   listCustomFields: postEach('/v1/custom-fields', (i) => ({ label: `Page field ${i}`, type: 'Text' })),
   listSegments: postEach('/v1/segments', (i) => ({ name: `Page segment ${i}`, definition: { match: 'all', groups: [] } })),
+  // Creating a broadcast needs an enabled delivery connection in the workspace.
+  listBroadcasts: async (h, w, rows) => {
+    await saveConnection(h.app, w.workspace_id, smtpConnection(`edc_${w.workspace_id.replace(/^wsp_/, '')}`, 2525));
+    await postEach('/v1/broadcasts', (i) => ({ subject: `Page broadcast ${i}`, body_document: document() }))(h, w, rows);
+  },
+  listEmailDeliveryConnections: (h, w, rows) => LIST_FILLERS.listSenderIdentities(h, w, rows),
+  listSubscriberExportJobs: async (h, w, rows) => {
+    for (let i = 0; i < rows; i++)
+      await h
+        .as(w.api_key)
+        .post('/v1/jobs/subscriber-exports')
+        .send({ query: `page${i}` })
+        .expect(202);
+  },
+  // An import job needs a Ready upload of its own: the rows are written as the API's create leaves them.
+  listSubscriberImportJobs: async (h, w, rows) => {
+    await h.app.get(EmailPrisma).subscriberImportJob.createMany({
+      data: Array.from({ length: rows }, (_, i) => ({
+        id: `imp_${w.workspace_id.replace(/^wsp_/, '')}${i}`,
+        workspace_id: w.workspace_id,
+        upload_id: `imu_${w.workspace_id.replace(/^wsp_/, '')}${i}`,
+        request: { mappings: [{ csv_column: 'email', field: 'email' }] },
+      })),
+    });
+  },
   listSenderIdentities: async (h, w, rows) => {
     await h.app.get(EmailPrisma).deliveryConnection.createMany({
       data: Array.from({ length: rows }, (_, i) => ({

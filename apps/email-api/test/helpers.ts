@@ -1,7 +1,9 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import request from 'supertest';
 import { AccessService } from '@email/access';
-import { createTestApp, createTestDatabase, TestDatabase } from '@shared/testing';
+import type { Redis } from 'ioredis';
+import { REDIS_CLIENT } from '@shared/redis';
+import { createTestApp, createTestDatabase, TestDatabase, uniqueQueuePrefix } from '@shared/testing';
 import { AppModule, EMAIL_HTTP_OPTIONS } from '../src/app.module';
 
 export interface EmailApiHarness {
@@ -23,10 +25,14 @@ export interface EmailApiHarness {
   close(): Promise<void>;
 }
 
-/** Boots email-api on a fresh database with one workspace and an all-scopes key. */
+/**
+ * Boots email-api on a fresh database with one workspace and an all-scopes key, and Redis keys under a prefix of its
+ * own (queues, the send limiter's counters), removed on close.
+ */
 export async function emailApi(env: Record<string, string> = {}): Promise<EmailApiHarness> {
   const db = await createTestDatabase('email');
-  const app = await createTestApp(AppModule, { EMAIL_DATABASE_URL: db.url, AUTH_CACHE_TTL_MS: '0', ...env }, EMAIL_HTTP_OPTIONS);
+  const prefix = env.QUEUE_PREFIX ?? uniqueQueuePrefix();
+  const app = await createTestApp(AppModule, { EMAIL_DATABASE_URL: db.url, AUTH_CACHE_TTL_MS: '0', ...env, QUEUE_PREFIX: prefix }, EMAIL_HTTP_OPTIONS);
   const access = app.get(AccessService);
   const { workspace_id, api_key } = await access.createWorkspace('Test workspace');
   const as = (key = api_key) => {
@@ -51,8 +57,18 @@ export async function emailApi(env: Record<string, string> = {}): Promise<EmailA
     newWorkspace: (name = 'Other') => access.createWorkspace(name),
     keyWith: async (scopes) => (await access.createApiKey(workspace_id, { scopes })).api_key,
     close: async () => {
+      await removeKeys(app.get<Redis>(REDIS_CLIENT), prefix);
       await app.close();
       await db.drop();
     },
   };
+}
+
+/** Every Redis key under the prefix (BullMQ writes it inside a hash tag: `{prefix:queue}:…`). */
+async function removeKeys(redis: Redis, prefix: string): Promise<void> {
+  for (const pattern of [`${prefix}:*`, `{${prefix}:*`]) {
+    for await (const keys of redis.scanStream({ match: pattern, count: 500 }) as AsyncIterable<string[]>) {
+      if (keys.length) await redis.del(...keys);
+    }
+  }
 }

@@ -11,7 +11,11 @@ const PAGE = 2;
 const UNKNOWN = 'zz_unknown_property';
 
 type Schema = { $ref?: string; additionalProperties?: unknown };
-type Operation = { operationId: string; requestBody?: { content: Record<string, { schema: Schema }> } };
+type Operation = {
+  operationId: string;
+  parameters?: Array<{ in: string; name: string; required?: boolean }>;
+  requestBody?: { content: Record<string, { schema: Schema }> };
+};
 
 describe('email-api: liberal where the contract is open', () => {
   let h: EmailApiHarness;
@@ -85,7 +89,7 @@ describe('email-api: liberal where the contract is open', () => {
 
   describe('unknown body properties', () => {
     /** Every operation with a JSON body, with whether our document closes its schema. */
-    async function bodies(): Promise<Array<{ method: string; path: string; operationId: string; closed: boolean }>> {
+    async function bodies(): Promise<Array<{ method: string; path: string; operationId: string; closed: boolean; keyRequired: boolean }>> {
       const document = (await h.as('').get('/v1/openapi.json').expect(200)).body as {
         paths: Record<string, Record<string, Operation>>;
         components: { schemas: Record<string, Schema> };
@@ -96,7 +100,8 @@ describe('email-api: liberal where the contract is open', () => {
           .map(([method, op]) => {
             const schema = op.requestBody!.content['application/json'].schema;
             const resolved = schema.$ref ? document.components.schemas[schema.$ref.split('/').pop()!] : schema;
-            return { method, path, operationId: op.operationId, closed: resolved.additionalProperties === false };
+            const keyRequired = (op.parameters ?? []).some((p) => p.in === 'header' && p.name === 'Idempotency-Key' && p.required === true);
+            return { method, path, operationId: op.operationId, closed: resolved.additionalProperties === false, keyRequired };
           }),
       );
     }
@@ -110,10 +115,12 @@ describe('email-api: liberal where the contract is open', () => {
         expect.arrayContaining(['upsertSubscriber', 'updateSubscriber', 'updateSubscriberStatus']),
       );
       for (const op of operations) {
-        const res = await h
+        const sent = h
           .as()
           .request(op.method as 'post', op.path.replace(/\{[^}]+\}/g, 'x_missing'))
-          .send({ [UNKNOWN]: 1 });
+          // Where the key is required, a request without it is refused for that first.
+          .set(op.keyRequired ? { 'idempotency-key': `unknown-${op.operationId}` } : {});
+        const res = await sent.send({ [UNKNOWN]: 1 });
         const refusedAsUnknown = res.status === 400 && res.body.error?.details?.field === UNKNOWN;
         expect({ op: op.operationId, refusedAsUnknown }).toEqual({ op: op.operationId, refusedAsUnknown: op.closed });
         if (refusedAsUnknown) expect(res.body.error.details.reason).toMatch(/^unknown_property: /);

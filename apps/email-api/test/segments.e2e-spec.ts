@@ -196,6 +196,37 @@ describe('email-api: segments', () => {
       await h.as().delete(`/v1/tags/${tag.id}`).expect(204);
     });
 
+    it('refuses to delete a segment, tag or custom field that a draft, scheduled or running broadcast targets; sent ones do not count', async () => {
+      const tag = (await h.as().post('/v1/tags').send({ name: 'Broadcast tag' }).expect(201)).body.data;
+      const field = (await h.as().post('/v1/custom-fields').send({ label: 'Broadcast field', type: 'Text' }).expect(201)).body.data;
+      const segment = await createSegment('Broadcast segment');
+      const definition = rule([
+        { id: 't', field: 'tag', operator: 'has_any_of', value: [tag.id] },
+        { id: 'f', field: 'custom_field', operator: 'is_not_empty', customFieldId: field.id },
+        { id: 's', field: 'segment', operator: 'is', value: segment.id },
+      ]);
+      const broadcast = (id: string, status: 'draft' | 'scheduled' | 'running' | 'completed') => ({
+        id,
+        workspace_id: h.workspaceId,
+        subject: `Broadcast ${id}`,
+        body_document: { type: 'doc' },
+        body: '',
+        status,
+        audience_definition: definition,
+      });
+      await prisma.broadcast.createMany({ data: [broadcast('brd_old', 'completed'), broadcast('brd_live', 'scheduled')] });
+      const used = [{ type: 'broadcast', id: 'brd_live', name: 'Broadcast brd_live' }];
+      expect((await h.as().delete(`/v1/tags/${tag.id}`).expect(409)).body.error).toMatchObject({ code: 'tag_in_use', used_by: used });
+      expect((await h.as().delete(`/v1/custom-fields/${field.id}`).expect(409)).body.error).toMatchObject({ code: 'custom_field_in_use', used_by: used });
+      const refused = (await h.as().delete(`/v1/segments/${segment.id}`).expect(409)).body.error;
+      expect(refused).toMatchObject({ code: 'segment_in_use', used_by: used });
+      expect(refused.message).toContain('broadcast "Broadcast brd_live"');
+      await prisma.broadcast.update({ where: { id: 'brd_live' }, data: { status: 'completed' } });
+      await h.as().delete(`/v1/tags/${tag.id}`).expect(204);
+      await h.as().delete(`/v1/custom-fields/${field.id}`).expect(204);
+      await h.as().delete(`/v1/segments/${segment.id}`).expect(204);
+    });
+
     it('refuses a definition leading back to the segment being saved or previewed', async () => {
       const a = await createSegment('Cycle A');
       const b = await createSegment('Cycle B', inSegment(a.id));

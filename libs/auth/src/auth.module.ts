@@ -25,7 +25,7 @@ export class AuthModule {
         { provide: APP_GUARD, useClass: ScopeGuard },
         ...(options.after ?? []).map((guard) => ({ provide: APP_GUARD, useClass: guard })),
       ],
-      exports: [CREDENTIAL_VERIFIER],
+      exports: [CREDENTIAL_VERIFIER, BearerStrategy],
     };
   }
 }

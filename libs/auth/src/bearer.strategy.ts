@@ -7,6 +7,7 @@ import { AuthChange, AuthChangeBus } from './auth-changes';
 import { FailedAuthLimiter, RefusedCredentials } from './failed-authentication';
 import { CREDENTIAL_VERIFIER, CredentialVerifier, Principal } from './principal';
 import { PrincipalCache } from './principal-cache';
+import { bearerToken } from './guards';
 
 /**
  * Verifies bearer credentials: a cached principal first (evicted on revocation), then a remembered refusal, then the
@@ -27,6 +28,14 @@ export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
     this.cache = new PrincipalCache(config.authCacheTtlMs);
     this.refused = new RefusedCredentials(config.authNegativeCacheTtlMs);
     changes.listen(verifier.authService, (change) => this.cache.evict(change ? (p) => revokedBy(change, p) : undefined));
+  }
+
+  /**
+   * The same verification for a route that authenticates only some of its requests itself (the MCP endpoint:
+   * tool calls need a credential, listing tools does not). Throws the 401 (or 429) a guarded route would answer.
+   */
+  verifyAuthorization(ip: string, authorization: string | undefined): Promise<Principal> {
+    return this.validate({ ip }, bearerToken(authorization));
   }
 
   async validate(request: { ip: string }, token: string): Promise<Principal> {

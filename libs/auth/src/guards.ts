@@ -5,7 +5,15 @@ import { SharedErrors } from '@shared/errors';
 import { CREDENTIAL_VERIFIER, CredentialVerifier, Principal } from './principal';
 import { PUBLIC_ROUTE, REQUIRED_SCOPES } from './decorators';
 
-const BEARER = /^Bearer\s+\S+$/i;
+const BEARER = /^Bearer\s+(\S+)$/i;
+
+/** The credential of an Authorization header, or the 401 a missing or malformed one gets. */
+export function bearerToken(header: string | undefined): string {
+  if (!header) throw SharedErrors.fail('missing_credential', 'Send your credential as "Authorization: Bearer <key>".');
+  const match = BEARER.exec(header);
+  if (!match) throw SharedErrors.fail('invalid_credential', 'The Authorization header must be "Bearer <key>".');
+  return match[1];
+}
 
 /** Authenticates every route not marked @Public() with `Authorization: Bearer <credential>`. */
 @Injectable()
@@ -16,9 +24,7 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
 
   override canActivate(context: ExecutionContext) {
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()])) return true;
-    const header = context.switchToHttp().getRequest<{ headers: Record<string, string | undefined> }>().headers.authorization;
-    if (!header) throw SharedErrors.fail('missing_credential', 'Send your credential as "Authorization: Bearer <key>".');
-    if (!BEARER.test(header)) throw SharedErrors.fail('invalid_credential', 'The Authorization header must be "Bearer <key>".');
+    bearerToken(context.switchToHttp().getRequest<{ headers: Record<string, string | undefined> }>().headers.authorization);
     return super.canActivate(context);
   }
 

@@ -5,5 +5,6 @@ export * from './failed-authentication';
 export * from './last-used-recorder';
 export * from './decorators';
 export * from './guards';
+export { BearerStrategy } from './bearer.strategy';
 export * from './auth.module';
 export * from './key-request';

@@ -86,4 +86,34 @@ describe('loadConfig', () => {
     expect(loadConfig({ ACCESS_LOG_LEVEL: 'info' }).accessLogLevel).toBe('info');
     expect(() => loadConfig({ ACCESS_LOG_LEVEL: 'off' })).toThrow('ACCESS_LOG_LEVEL must be one of info, debug');
   });
+
+  it('keeps delivery providers on loopback except in production, unless DELIVERY_ALLOW_NON_LOOPBACK_HOSTS says otherwise', () => {
+    const production = { NODE_ENV: 'production', CURSOR_SECRET: 'c'.repeat(32), ENCRYPTION_KEY: 'e'.repeat(32) };
+    expect(loadConfig({}).deliveryAllowNonLoopbackHosts).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'test' }).deliveryAllowNonLoopbackHosts).toBe(false);
+    expect(loadConfig(production).deliveryAllowNonLoopbackHosts).toBe(true);
+    expect(loadConfig({ ...production, DELIVERY_ALLOW_NON_LOOPBACK_HOSTS: 'false' }).deliveryAllowNonLoopbackHosts).toBe(false);
+    expect(loadConfig({ DELIVERY_ALLOW_NON_LOOPBACK_HOSTS: 'true' }).deliveryAllowNonLoopbackHosts).toBe(true);
+    expect(loadConfig({ DELIVERY_ALLOW_NON_LOOPBACK_HOSTS: '1' }).deliveryAllowNonLoopbackHosts).toBe(true);
+    expect(() => loadConfig({ DELIVERY_ALLOW_NON_LOOPBACK_HOSTS: 'yes' })).toThrow('DELIVERY_ALLOW_NON_LOOPBACK_HOSTS must be true or false');
+  });
+
+  it('reads a base URL override per hosted delivery provider, and the provider request timeout', () => {
+    expect(loadConfig({}).deliveryProviderBaseUrls).toEqual({});
+    const config = loadConfig({ DELIVERY_BASE_URL_POSTMARK: 'http://127.0.0.1:4001/', DELIVERY_BASE_URL_AMAZON_SES: 'http://localhost:4002/ses' });
+    expect(config.deliveryProviderBaseUrls).toEqual({ postmark: 'http://127.0.0.1:4001', 'amazon-ses': 'http://localhost:4002/ses' });
+    expect(() => loadConfig({ DELIVERY_BASE_URL_RESEND: 'ftp://127.0.0.1' })).toThrow('DELIVERY_BASE_URL_RESEND must use http: or https:');
+    expect(() => loadConfig({ DELIVERY_BASE_URL_BREVO: 'not a url' })).toThrow('DELIVERY_BASE_URL_BREVO must be a URL');
+    expect(loadConfig({}).deliveryProviderTimeoutMs).toBe(15_000);
+    expect(loadConfig({ DELIVERY_PROVIDER_TIMEOUT_MS: '500' }).deliveryProviderTimeoutMs).toBe(500);
+    expect(() => loadConfig({ DELIVERY_PROVIDER_TIMEOUT_MS: '10' })).toThrow('DELIVERY_PROVIDER_TIMEOUT_MS must be an integer between 100 and 120000');
+  });
+
+  it('keeps webhook destinations off loopback unless WEBHOOKS_ALLOW_LOOPBACK says so, and never in production', () => {
+    const production = { NODE_ENV: 'production', CURSOR_SECRET: 'c'.repeat(32), ENCRYPTION_KEY: 'e'.repeat(32) };
+    expect(loadConfig({}).webhooks).toMatchObject({ allowLoopback: false, timeoutMs: 10_000, retryUnitMs: 60_000 });
+    expect(loadConfig({ WEBHOOKS_ALLOW_LOOPBACK: 'true' }).webhooks.allowLoopback).toBe(true);
+    expect(loadConfig(production).webhooks.allowLoopback).toBe(false);
+    expect(() => loadConfig({ ...production, WEBHOOKS_ALLOW_LOOPBACK: 'true' })).toThrow('WEBHOOKS_ALLOW_LOOPBACK must not be on in production');
+  });
 });

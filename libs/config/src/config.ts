@@ -24,7 +24,6 @@ export interface AppConfig {
   encryptionKey: string;
   /** Earlier ENCRYPTION_KEY values, still used to open stored secrets until they are rewrapped under the current one. */
   encryptionKeysRetired: string[];
-  smtpUrl: string;
   logLevel: LogLevel;
   /** The level of the access log's line for a request answered below 500 (a 5xx is always logged at error). */
   accessLogLevel: 'info' | 'debug';
@@ -72,9 +71,84 @@ export interface AppConfig {
   /** Where uploaded files are stored (local disk), and how long an upload no submission refers to is kept. */
   formsUploadDir: string;
   formsUploadRetentionHours: number;
+  /** How long a completed spreadsheet export can be downloaded before the clean-up removes its file. */
+  formsExportTtlHours: number;
+  /** Subscriber import and export files (uploads, exports): where they live and how large and long-lived they may be. */
+  subscriberJobs: SubscriberJobSettings;
   /** Months of email engagement events kept (whole monthly partitions; the email jobs worker drops older ones daily). */
   engagementRetentionMonths: number;
+  /**
+   * Whether delivery providers may reach hosts other than loopback (an SMTP host, a provider API). Off except in
+   * production, so tests and a default development setup can only ever talk to local servers and fakes.
+   */
+  deliveryAllowNonLoopbackHosts: boolean;
+  /** Per hosted provider, an API base URL replacing its public one (local fakes in tests). */
+  deliveryProviderBaseUrls: Partial<Record<DeliveryProviderWithBaseUrl, string>>;
+  /** Bounds each provider request's connect-and-send, then, separately, the wait for its answer. */
+  deliveryProviderTimeoutMs: number;
+  /** Send worker: the broadcast send pipeline's tuning (see README, Broadcast sending). */
+  broadcastSend: BroadcastSendSettings;
+  /** Outbound webhooks: destination rules (API and webhook-worker) and the worker's delivery tuning. */
+  webhooks: WebhookSettings;
 }
+
+export interface WebhookSettings {
+  /** Lets webhook destinations be loopback addresses (tests, local development); refused in production. */
+  allowLoopback: boolean;
+  /** Bounds one delivery attempt: connect, send and the answer. */
+  timeoutMs: number;
+  /** The retry schedule's unit: retries wait 1, 5, 15, 30, 60, 120, 240, 480, 480 units (with jitter). */
+  retryUnitMs: number;
+  /** A subscription failing this long without one success is disabled. */
+  disableAfterMs: number;
+  /** Attempts in flight at once for one subscription, so a slow receiver holds only its own slots. */
+  concurrencyPerSubscription: number;
+  /** Outbox events fanned out per transaction, and due deliveries claimed per statement. */
+  batchSize: number;
+  /** How often the worker looks for new events and due retries when it found none last time. */
+  pollIntervalMs: number;
+  /** Published outbox events (and their deliveries) are deleted this many hours later, once none is still being retried. */
+  retentionHours: number;
+}
+
+export interface SubscriberJobSettings {
+  /** Local-disk directory of the import and export files (email-api writes uploads, email-jobs-worker exports). */
+  filesDir: string;
+  /** Largest CSV an import upload accepts. */
+  importMaxBytes: number;
+  /** Rows a worker validates and writes per transaction (and per resume checkpoint). */
+  importBatchRows: number;
+  /** How long an export's file (and its download link) stays available. */
+  exportTtlHours: number;
+}
+
+export interface BroadcastSendSettings {
+  /** Deliveries claimed, sent and recorded together. */
+  batchSize: number;
+  /** Batches one worker process has in flight at once (each on any active run). */
+  lanes: number;
+  /** Recipients materialised per preparation statement. */
+  prepareChunk: number;
+  /** A delivery left `sending` longer than this belonged to a worker that died: it becomes `unknown`. */
+  sendingLeaseMs: number;
+  /** How often each worker looks for new, due, paused, canceling and stuck runs and scheduled broadcasts. */
+  pollIntervalMs: number;
+  /** First retry delay of a transient failure; doubled per attempt, with jitter. */
+  retryBaseMs: number;
+  /** A run paused by a provider's throttling that gave no wait resumes after this. */
+  throttlePauseMs: number;
+}
+
+/** The hosted delivery providers and the variable that overrides each one's API base URL. */
+export const DELIVERY_BASE_URL_VARIABLES = {
+  'amazon-ses': 'DELIVERY_BASE_URL_AMAZON_SES',
+  postmark: 'DELIVERY_BASE_URL_POSTMARK',
+  sendgrid: 'DELIVERY_BASE_URL_SENDGRID',
+  mailgun: 'DELIVERY_BASE_URL_MAILGUN',
+  resend: 'DELIVERY_BASE_URL_RESEND',
+  brevo: 'DELIVERY_BASE_URL_BREVO',
+} as const;
+export type DeliveryProviderWithBaseUrl = keyof typeof DELIVERY_BASE_URL_VARIABLES;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -145,6 +219,14 @@ export function loadConfig(env: Env = process.env, defaults: { port?: number; he
     }
     return value;
   };
+  const bool = (name: string, fallback: boolean) => {
+    const raw = env[name]?.trim().toLowerCase();
+    if (raw === undefined || raw === '') return fallback;
+    if (raw === 'true' || raw === '1') return true;
+    if (raw === 'false' || raw === '0') return false;
+    problems.push(`${name} must be true or false (got "${env[name]}")`);
+    return fallback;
+  };
   const oneOf = <T extends string>(name: string, fallback: T, allowed: readonly T[]): T => {
     const value = str(name, fallback) as T;
     if (!allowed.includes(value)) problems.push(`${name} must be one of ${allowed.join(', ')} (got "${value}")`);
@@ -177,7 +259,6 @@ export function loadConfig(env: Env = process.env, defaults: { port?: number; he
     cursorSecret: secret('CURSOR_SECRET'),
     encryptionKey: secret('ENCRYPTION_KEY'),
     encryptionKeysRetired: retiredKeys(env.ENCRYPTION_KEYS_RETIRED, problems),
-    smtpUrl: url('SMTP_URL', 'smtp://127.0.0.1:1025', ['smtp:', 'smtps:']),
     logLevel: oneOf('LOG_LEVEL', nodeEnv === 'test' ? 'silent' : 'info', LOG_LEVELS),
     // A developer's terminal is not the place for a line per request; a server's log is.
     accessLogLevel: oneOf('ACCESS_LOG_LEVEL', nodeEnv === 'development' ? 'debug' : 'info', ['info', 'debug'] as const),
@@ -208,12 +289,48 @@ export function loadConfig(env: Env = process.env, defaults: { port?: number; he
     formsMaxDraftBytes: int('FORMS_MAX_DRAFT_BYTES', 256 * 1024, 1024, 1024 * 1024),
     formsUploadDir: str('FORMS_UPLOAD_DIR', '.data/uploads'),
     formsUploadRetentionHours: int('FORMS_UPLOAD_RETENTION_HOURS', 24, 1, 24 * 365),
+    formsExportTtlHours: int('FORMS_EXPORT_TTL_HOURS', 24, 1, 24 * 30),
+    subscriberJobs: {
+      filesDir: str('SUBSCRIBER_JOB_FILES_DIR', '.data/subscriber-jobs'),
+      importMaxBytes: int('SUBSCRIBER_IMPORT_MAX_BYTES', 200 * 1024 * 1024, 1024, 4 * 1024 * 1024 * 1024),
+      importBatchRows: int('SUBSCRIBER_IMPORT_BATCH_ROWS', 5000, 1, 100_000),
+      exportTtlHours: int('SUBSCRIBER_EXPORT_TTL_HOURS', 24, 1, 24 * 30),
+    },
     // At least 4, so the 90-day engagement windows always find their events.
     engagementRetentionMonths: int('ENGAGEMENT_RETENTION_MONTHS', 25, 4, 1200),
+    deliveryAllowNonLoopbackHosts: bool('DELIVERY_ALLOW_NON_LOOPBACK_HOSTS', nodeEnv === 'production'),
+    deliveryProviderBaseUrls: {},
+    deliveryProviderTimeoutMs: int('DELIVERY_PROVIDER_TIMEOUT_MS', 15_000, 100, 120_000),
+    broadcastSend: {
+      batchSize: int('BROADCAST_SEND_BATCH_SIZE', 50, 1, 1000),
+      lanes: int('BROADCAST_SEND_LANES', 8, 1, 256),
+      prepareChunk: int('BROADCAST_PREPARE_CHUNK', 50_000, 100, 1_000_000),
+      sendingLeaseMs: int('BROADCAST_SENDING_LEASE_MS', 300_000, 1000, 86_400_000),
+      pollIntervalMs: int('BROADCAST_POLL_INTERVAL_MS', 1000, 50, 60_000),
+      retryBaseMs: int('BROADCAST_RETRY_BASE_MS', 30_000, 10, 3_600_000),
+      throttlePauseMs: int('BROADCAST_THROTTLE_PAUSE_MS', 60_000, 100, 86_400_000),
+    },
+    webhooks: {
+      allowLoopback: bool('WEBHOOKS_ALLOW_LOOPBACK', false),
+      timeoutMs: int('WEBHOOKS_TIMEOUT_MS', 10_000, 100, 60_000),
+      retryUnitMs: int('WEBHOOKS_RETRY_UNIT_MS', 60_000, 1, 3_600_000),
+      disableAfterMs: int('WEBHOOKS_DISABLE_AFTER_MS', 5 * 86_400_000, 1, 90 * 86_400_000),
+      concurrencyPerSubscription: int('WEBHOOKS_CONCURRENCY_PER_SUBSCRIPTION', 16, 1, 256),
+      batchSize: int('WEBHOOKS_BATCH_SIZE', 500, 1, 10_000),
+      pollIntervalMs: int('WEBHOOKS_POLL_INTERVAL_MS', 200, 10, 60_000),
+      retentionHours: int('WEBHOOKS_RETENTION_HOURS', 7 * 24, 1, 24 * 365),
+    },
   };
+  for (const [provider, name] of Object.entries(DELIVERY_BASE_URL_VARIABLES) as Array<[DeliveryProviderWithBaseUrl, string]>) {
+    if (env[name]) config.deliveryProviderBaseUrls[provider] = url(name, '', ['http:', 'https:']).replace(/\/+$/, '');
+  }
   config.docsBaseUrl = url('DOCS_BASE_URL', `${config.publicBaseUrl}/docs`, ['http:', 'https:']).replace(/\/+$/, '');
   config.appBaseUrl = url('APP_BASE_URL', config.publicBaseUrl, ['http:', 'https:']).replace(/\/+$/, '');
   if (config.httpHeadersTimeoutMs > config.httpRequestTimeoutMs) problems.push('HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
+  if (config.broadcastSend.sendingLeaseMs < 2 * config.deliveryProviderTimeoutMs) {
+    problems.push('BROADCAST_SENDING_LEASE_MS must be at least twice DELIVERY_PROVIDER_TIMEOUT_MS');
+  }
+  if (nodeEnv === 'production' && config.webhooks.allowLoopback) problems.push('WEBHOOKS_ALLOW_LOOPBACK must not be on in production');
   if (!/^[A-Za-z0-9_-]{1,32}$/.test(config.queuePrefix)) problems.push('QUEUE_PREFIX must be 1-32 characters of [A-Za-z0-9_-]');
   if (problems.length) throw new ConfigError(problems);
   return config;

@@ -1,3 +1,4 @@
 export * from './ids';
 export * from './tenancy';
 export * from './html-escape';
+export * from './spreadsheet-cell';

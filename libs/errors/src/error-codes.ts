@@ -33,6 +33,7 @@ export const SHARED_ERROR_CODES = defineErrorCodes({
   invalid_limit: { type: 'invalid_request', description: 'The page size is not a whole number in the allowed range.' },
   idempotency_key_reused: { type: 'conflict', description: 'The Idempotency-Key was used before with a different request.' },
   idempotency_key_in_progress: { type: 'conflict', description: 'A request with this Idempotency-Key is still running; retry shortly.' },
+  idempotency_key_required: { type: 'invalid_request', description: 'The operation sends something for real, so it needs an `Idempotency-Key` header.' },
   invalid_idempotency_key: {
     type: 'invalid_request',
     description: 'The Idempotency-Key header is empty, too long, or holds characters other than visible ASCII.',

@@ -9,3 +9,4 @@ export * from './client-error';
 export * from './registry';
 export * from './store-errors';
 export * from './object-schema';
+export * from './field-validators';

@@ -38,6 +38,13 @@ class ThingsController {
     return { id: `slow_${executions}` };
   }
 
+  @Post('required')
+  @Idempotent({ required: true })
+  required() {
+    executions += 1;
+    return { id: `required_${executions}` };
+  }
+
   @Post('failing')
   @Idempotent()
   fail() {
@@ -74,6 +81,16 @@ describe('Idempotency-Key (real Redis)', () => {
 
   beforeEach(() => {
     executions = 0;
+  });
+
+  it('refuses a request without the header where the key is required, and runs nothing', async () => {
+    const refused = await post('/things/required', undefined, {}).expect(400);
+    expect(refused.body.error).toMatchObject({ code: 'idempotency_key_required', details: { field: 'Idempotency-Key' } });
+    expect(executions).toBe(0);
+    const key = randomUUID();
+    const first = await post('/things/required', key, {}).expect(201);
+    await post('/things/required', key, {}).expect(201).expect('idempotent-replayed', 'true');
+    expect([first.body.id, executions]).toEqual(['required_1', 1]);
   });
 
   it('replays the stored response for the same key and body (keys in any order)', async () => {

@@ -1,4 +1,4 @@
-import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor, Optional, UseInterceptors, applyDecorators } from '@nestjs/common';
+import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor, Optional, SetMetadata, UseInterceptors, applyDecorators } from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { ApiHeader } from '@nestjs/swagger';
 import { createHash, randomUUID } from 'node:crypto';
@@ -8,6 +8,7 @@ import { MAX_INPUT_DEPTH, SharedErrors, findUnstorableInput, inputTooDeep } from
 import { REDIS_CLIENT } from '@shared/redis';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
+const KEY_REQUIRED = Symbol('idempotency-key-required');
 const RESULT_TTL_SECONDS = 24 * 60 * 60;
 const WAIT_FOR_DUPLICATE_MS = 3000;
 const POLL_MS = 25;
@@ -85,7 +86,16 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const request = http.getRequest<HttpRequestLike>();
     const reply = http.getResponse<HttpReplyLike>();
     const rawKey = request.headers[IDEMPOTENCY_HEADER];
-    if (rawKey === undefined) return next.handle();
+    if (rawKey === undefined) {
+      if (Reflect.getMetadata(KEY_REQUIRED, context.getHandler()) === true) {
+        throw SharedErrors.invalid(
+          'idempotency_key_required',
+          'This operation needs an Idempotency-Key header: send a new unique value per intended action.',
+          'Idempotency-Key',
+        );
+      }
+      return next.handle();
+    }
     const key = Array.isArray(rawKey) ? rawKey[0] : rawKey;
     if (!key || key.length > 255 || !/^[\x21-\x7e]+$/.test(key)) {
       throw SharedErrors.invalid('invalid_idempotency_key', 'Idempotency-Key must be 1-255 visible ASCII characters.', 'Idempotency-Key');
@@ -165,14 +175,20 @@ export class IdempotencyInterceptor implements NestInterceptor {
   }
 }
 
-/** Marks a handler as accepting `Idempotency-Key`: it replays the first answer to a repeated key, and documents the optional header on the operation. */
-export const Idempotent = () =>
+/**
+ * Marks a handler as accepting `Idempotency-Key`: it replays the first answer to a repeated key, and documents the
+ * header on the operation. With `required`, a request without the header is refused (400 `idempotency_key_required`).
+ */
+export const Idempotent = ({ required = false }: { required?: boolean } = {}) =>
   applyDecorators(
     UseInterceptors(IdempotencyInterceptor),
+    SetMetadata(KEY_REQUIRED, required),
     ApiHeader({
       name: 'Idempotency-Key',
-      required: false,
+      required,
       schema: { type: 'string' },
-      description: 'Repeating a key with the same body replays the first answer.',
+      description: required
+        ? 'Required. Repeating a key with the same body replays the first answer.'
+        : 'Repeating a key with the same body replays the first answer.',
     }),
   );

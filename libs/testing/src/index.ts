@@ -9,3 +9,5 @@ export * from './ports';
 export * from './auth-throttle';
 export * from './generated-docs';
 export * from './browser';
+export * from './smtp-sink';
+export * from './webhook-receiver';

@@ -8,5 +8,5 @@ export * from './segments/segment.dto';
 export * from './segments/segment.service';
 export * from './segments/segment-counter';
 export * from './segments/segment-users';
-export { SegmentRepository, type AudienceReference, type SegmentTx } from './segments/segment.repository';
+export { SegmentRepository, type SegmentTx } from './segments/segment.repository';
 export * from './segments/segments.module';

@@ -23,6 +23,6 @@ import { TagService } from './tags/tag.service';
     { provide: SubscriberStore, useExisting: SubscriberRepository },
     SubscriberService,
   ],
-  exports: [TagService, CustomFieldService, SubscriberService],
+  exports: [TagService, TagRepository, CustomFieldService, SubscriberService],
 })
 export class EmailAudienceModule {}

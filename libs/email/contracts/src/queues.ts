@@ -1,9 +1,9 @@
 /** Every queue of the email service, named once. */
 export const EmailQueues = {
   broadcastPrepare: 'broadcast-prepare',
-  broadcastDeliver: 'broadcast-deliver',
   subscriberImport: 'subscriber-import',
   subscriberExport: 'subscriber-export',
+  subscriberFilesCleanup: 'subscriber-files-cleanup',
   analyticsReport: 'analytics-report',
   workflowTick: 'workflow-tick',
   segmentCounts: 'segment-counts',
@@ -16,10 +16,11 @@ export type EmailQueueName = (typeof EmailQueues)[keyof typeof EmailQueues];
 
 /** Which email worker consumes which queues. */
 export const EmailWorkerQueues = {
-  'email-send-worker': [EmailQueues.broadcastPrepare, EmailQueues.broadcastDeliver],
+  'email-send-worker': [EmailQueues.broadcastPrepare],
   'email-jobs-worker': [
     EmailQueues.subscriberImport,
     EmailQueues.subscriberExport,
+    EmailQueues.subscriberFilesCleanup,
     EmailQueues.analyticsReport,
     EmailQueues.workflowTick,
     EmailQueues.segmentCounts,

@@ -1,6 +1,11 @@
 export * from './sender-identity.dto';
 export * from './sender-identity.service';
 export * from './delivery-connection-state.service';
+export * from './delivery-connection.repository';
+export { SignedFields } from './signed-fields';
 export * from './delivery.module';
 export * from './unsubscribe';
 export * from './providers';
+export * from './tracking';
+export * from './connections';
+export * from './feedback';

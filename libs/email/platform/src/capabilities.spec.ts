@@ -99,19 +99,27 @@ describe('CapabilitiesCatalog', () => {
 
   it('lists the features not offered yet after any delivery limitation, with the operations of them the scopes allow', () => {
     const notYet = (scopes: string[]) => catalog.build(caller(scopes), 'missing').limitations.filter((l) => !l.code.startsWith('email_delivery_'));
-    expect(notYet(['tags:read'])).toEqual([
-      { code: 'mcp_not_available', message: expect.stringContaining('MCP'), affected_operation_ids: [] },
-      { code: 'oauth_not_available', message: expect.stringContaining('OAuth'), affected_operation_ids: [] },
-      { code: 'webhook_subscriptions_not_available', message: expect.stringContaining('Webhook subscriptions'), affected_operation_ids: [] },
-    ]);
-    expect(notYet(['webhooks:read'])[2].affected_operation_ids).toEqual(['listWebhookSubscriptions', 'getWebhookSubscription']);
-    expect(notYet(['webhooks:read', 'webhooks:write', 'live_actions:write'])[2].affected_operation_ids).toHaveLength(6);
+    expect(notYet(['tags:read'])).toEqual([{ code: 'oauth_not_available', message: expect.stringContaining('OAuth'), affected_operation_ids: [] }]);
     expect(catalog.build(caller(['broadcasts:write']), 'missing').limitations.map((l) => l.code)).toEqual([
       'email_delivery_connection_missing',
-      'mcp_not_available',
       'oauth_not_available',
-      'webhook_subscriptions_not_available',
     ]);
+  });
+
+  it('narrows resources to an MCP selection and says which toolsets, operations and mode are active', () => {
+    const all = ['tags:read', 'broadcasts:write', 'subscribers:read', 'subscribers:write', 'live_actions:write', 'workspace:read'];
+    expect(catalog.build(caller(all)).mcp).not.toHaveProperty('active_toolsets');
+    const readOnly = catalog.build(caller(all), 'enabled', { toolsets: ['subscriber_management'], operationIds: null, readOnly: true });
+    expect(ids(readOnly.resources)).toEqual(['getWorkspace', 'listSubscribers', 'listTags']);
+    expect(readOnly.mcp).toMatchObject({
+      active_toolsets: ['subscriber_management'],
+      // listGadgets is no contract operation, createBroadcast is outside the toolset, upsertSubscriber writes.
+      active_operation_ids: ['getPublicApiMeta', 'getPublicApiCapabilities', 'getPublicApiOpenApiDocument', 'listTags', 'listSubscribers', 'getWorkspace'],
+      read_only: true,
+    });
+    const picked = catalog.build(caller(all), 'enabled', { toolsets: ['full_email_marketing_access'], operationIds: ['upsertSubscriber'], readOnly: false });
+    expect(ids(picked.resources)).toEqual(['upsertSubscriber']);
+    expect(picked.mcp.active_operation_ids).toEqual(['upsertSubscriber']);
   });
 
   it('considers only gated operations the app implements', () => {

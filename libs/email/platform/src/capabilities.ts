@@ -4,9 +4,10 @@ import { API_VERSION, buildApiMetadata } from './api-metadata';
 import { ApiOperationInfo } from './api-operations';
 import { API_RESOURCE_GROUPS, isPlatformPath, resourceGroupFor } from './api-resources';
 import { CapabilitiesDto, CapabilityLimitationDto, CapabilityOperationDto, CapabilityResourceDto } from './capabilities.dto';
-import type { DeliveryConnectionState } from '@email/delivery';
+import { connectionsGuideUrl, type DeliveryConnectionState } from '@email/delivery';
 import { EVENT_PATTERNS, EVENT_TYPES, WEBHOOK_SIGNING } from '@email/events';
-import { UNAVAILABLE_FEATURES } from './unavailable-features';
+import { UNAVAILABLE_FEATURES, UnavailableFeature } from './unavailable-features';
+import { McpSelection, selectMcpOperations } from './mcp-selection';
 
 /**
  * Operations that create something able to send email. They are withheld while the workspace has no
@@ -48,6 +49,7 @@ const MEMO_LIMIT = 512;
  */
 export class CapabilitiesCatalog {
   private readonly listed: ApiOperationInfo[];
+  private readonly implementedIds: string[];
   private readonly gatedIds: Set<string>;
   private readonly fixed: Omit<CapabilitiesDto, 'workspace' | 'credential' | 'limitations' | 'resources'>;
   private readonly memo = new Map<string, Callable>();
@@ -58,6 +60,7 @@ export class CapabilitiesCatalog {
     gatedOperationIds: readonly string[] = DELIVERY_CONNECTION_GATED_OPERATIONS,
   ) {
     this.listed = operations.filter((op) => !op.isPublic && !isPlatformPath(op.path));
+    this.implementedIds = operations.map((op) => op.operationId);
     this.gatedIds = new Set(gatedOperationIds.filter((id) => this.listed.some((op) => op.operationId === id)));
     const { version: _version, capabilities_url: _capabilities, ...discovery } = buildApiMetadata(config);
     this.fixed = {
@@ -103,16 +106,29 @@ export class CapabilitiesCatalog {
     return this.callable(scopes).gated;
   }
 
-  /** The document for one caller. `connection` matters only when gatedFor(scopes) is not empty. */
-  build(caller: CapabilitiesCaller, connection: DeliveryConnectionState = 'enabled'): CapabilitiesDto {
+  /** The operation ids an MCP connection with this selection exposes (every served operation it selects, in document order). */
+  mcpOperationIds(selection: McpSelection): string[] {
+    return selectMcpOperations(this.implementedIds, selection).map((op) => op.operationId);
+  }
+
+  /**
+   * The document for one caller. `connection` matters only when gatedFor(scopes) is not empty. `via` is the MCP
+   * selection of a call made through an MCP connection: resources narrow to its operations, and `mcp` says which.
+   */
+  build(caller: CapabilitiesCaller, connection: DeliveryConnectionState = 'enabled', via?: McpSelection): CapabilitiesDto {
     const callable = this.callable(caller.scopes);
     const withheld = connection === 'enabled' ? [] : callable.gated;
     const limitations: CapabilityLimitationDto[] = [
       ...(connection !== 'enabled' && withheld.length ? [this.limitation(connection, withheld, caller.workspace.id)] : []),
       ...callable.unavailable,
     ];
-    const resources = withheld.length ? group(callable.operations.filter((op) => !withheld.includes(op.operationId))) : callable.resources;
-    const { version, authentication, discovery, sdks, mcp, conventions, capability_mode, events } = this.fixed;
+    const active = via ? new Set(this.mcpOperationIds(via)) : undefined;
+    const resources =
+      withheld.length || active
+        ? group(callable.operations.filter((op) => !withheld.includes(op.operationId) && (!active || active.has(op.operationId))))
+        : callable.resources;
+    const { version, authentication, discovery, sdks, conventions, capability_mode, events } = this.fixed;
+    const mcp = via ? { ...this.fixed.mcp, active_toolsets: [...via.toolsets], active_operation_ids: [...active!], read_only: via.readOnly } : this.fixed.mcp;
     return {
       version,
       workspace: { id: caller.workspace.id, name: caller.workspace.name },
@@ -139,7 +155,7 @@ export class CapabilitiesCatalog {
         operations,
         gated: operations.filter((op) => this.gatedIds.has(op.operationId)).map((op) => op.operationId),
         resources: group(operations),
-        unavailable: UNAVAILABLE_FEATURES.map(({ code, message, operations: planned }) => ({
+        unavailable: (UNAVAILABLE_FEATURES as readonly UnavailableFeature[]).map(({ code, message, operations: planned }) => ({
           code,
           message,
           affected_operation_ids: planned.filter((op) => grants(held, op.requiredScopes)).map((op) => op.operationId),
@@ -160,7 +176,7 @@ export class CapabilitiesCatalog {
       code: connection === 'missing' ? 'email_delivery_connection_missing' : 'email_delivery_connection_disabled',
       message,
       affected_operation_ids: [...operationIds],
-      setup_url: `${this.config.appBaseUrl}/email-delivery-connections?workspace=${encodeURIComponent(workspaceId)}`,
+      setup_url: connectionsGuideUrl(this.config.appBaseUrl, workspaceId),
     };
   }
 }

@@ -12,6 +12,8 @@ export * from './capabilities.dto';
 export * from './capabilities';
 export * from './capabilities.service';
 export * from './llms-text';
+export * from './mcp-operations';
+export * from './mcp-selection';
 export * from './openapi-document';
 export * from './unavailable-features';
 

@@ -17,17 +17,7 @@ export interface UnavailableFeature {
   operations: ReadonlyArray<{ operationId: string; requiredScopes: readonly string[] }>;
 }
 
-const WEBHOOK_SUBSCRIPTION = 'v1/webhook-subscriptions/:webhook_subscription_id';
-const webhookWrite = ['live_actions:write', 'webhooks:write'];
-
 export const UNAVAILABLE_FEATURES = [
-  {
-    code: 'mcp_not_available',
-    title: 'MCP server',
-    message: 'This server does not run an MCP endpoint yet. Call the REST operations the capabilities document lists instead.',
-    paths: ['mcp', '.well-known/mcp/server-card.json'],
-    operations: [],
-  },
   {
     code: 'oauth_not_available',
     title: 'OAuth access tokens',
@@ -35,7 +25,6 @@ export const UNAVAILABLE_FEATURES = [
     paths: [
       '.well-known/oauth-authorization-server',
       '.well-known/oauth-protected-resource',
-      '.well-known/oauth-protected-resource/mcp',
       '.well-known/openid-configuration',
       'oauth/authorize',
       'oauth/token',
@@ -43,20 +32,6 @@ export const UNAVAILABLE_FEATURES = [
       'oauth/register',
     ],
     operations: [],
-  },
-  {
-    code: 'webhook_subscriptions_not_available',
-    title: 'Webhook subscriptions',
-    message: 'Webhook subscriptions cannot be created or managed on this server yet, so no events are delivered. List records to find changes.',
-    paths: ['v1/webhook-subscriptions', WEBHOOK_SUBSCRIPTION, `${WEBHOOK_SUBSCRIPTION}/rotate-secret`],
-    operations: [
-      { operationId: 'listWebhookSubscriptions', requiredScopes: ['webhooks:read'] },
-      { operationId: 'createWebhookSubscription', requiredScopes: webhookWrite },
-      { operationId: 'getWebhookSubscription', requiredScopes: ['webhooks:read'] },
-      { operationId: 'updateWebhookSubscription', requiredScopes: webhookWrite },
-      { operationId: 'deleteWebhookSubscription', requiredScopes: webhookWrite },
-      { operationId: 'rotateWebhookSubscriptionSecret', requiredScopes: webhookWrite },
-    ],
   },
 ] as const satisfies readonly UnavailableFeature[];
 

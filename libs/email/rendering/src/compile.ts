@@ -34,6 +34,10 @@ export function contentHash(source: EmailSource): string {
     .digest('hex');
 }
 
+/** The marketing footer and, last, the open pixel: slots filled per recipient (empty when a fill gives neither). */
+const footerSection = (w: MjmlWriter) =>
+  `<mj-section padding="0px"><mj-column><mj-text align="center" padding="0px 24px" font-size="12px" color="#57606a">${w.marker({ kind: 'footer' })}${w.marker({ kind: 'openPixel' })}</mj-text></mj-column></mj-section>`;
+
 /** Cuts MJML's output at the slot markers. */
 function cut(html: string, nonce: string, slots: readonly Slot[]): CompiledPart {
   const pieces = html.split(new RegExp(`x${nonce}s(\\d+)x`));
@@ -64,7 +68,7 @@ export async function compileEmail(source: EmailSource, hash = contentHash(sourc
 
   const nonce = randomBytes(8).toString('hex');
   const w = new MjmlWriter(nonce, link);
-  const body = renderMjmlBody(doc, w);
+  const body = renderMjmlBody(doc, w) + footerSection(w);
   const title = source.subject ? `<mj-title>${w.text(source.subject)}</mj-title>` : '';
   const preview = source.preheader ? `<mj-preview>${w.text(source.preheader)}</mj-preview>` : '';
   // Strict: MJML refusing what we wrote is our bug, reported as one rather than sent as broken HTML.
@@ -78,12 +82,16 @@ export async function compileEmail(source: EmailSource, hash = contentHash(sourc
 
   const text = new TextBuilder();
   renderText(doc, text, link);
+  const textPart = text.build();
+  // After the trimmed body: the footer's text starts with its own blank line.
+  textPart.slots.push({ kind: 'footer' });
+  textPart.chunks.push('');
   const subject = new TextBuilder();
   subject.text((source.subject ?? '').replace(/[\r\n]+/g, ' '));
   const subjectPart = subject.build();
   subjectPart.chunks[subjectPart.chunks.length - 1] = subjectPart.chunks[subjectPart.chunks.length - 1].replace(/\n$/, '');
 
-  return { hash, subject: subjectPart, html: cut(result.html, nonce, w.slots), text: text.build(), links };
+  return { hash, subject: subjectPart, html: cut(result.html, nonce, w.slots), text: textPart, links };
 }
 
 /** A small LRU of compiled templates keyed by content hash; concurrent compiles of one content share a promise. */

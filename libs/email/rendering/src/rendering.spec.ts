@@ -2,6 +2,7 @@ import { HtmlValidate } from 'html-validate';
 import { EVERY_NODE } from './__fixtures__/every-node';
 import { compileEmail } from './compile';
 import { type EmailNode, NODE_ATTRS, NODE_TYPES } from './document';
+import { formatPostalAddress } from './footer';
 import { fillTemplate } from './template';
 import { tokenKey } from './tokens';
 
@@ -11,11 +12,16 @@ const paragraph = (value: string): EmailNode => ({ type: 'paragraph', content: [
 const body = (html: string) => html.slice(html.indexOf('<body'), html.indexOf('</body>')).replace(/\s+/g, ' ');
 
 const ANN = { name: 'Ann', email: 'ann@example.com', fields: { Favorite_Color: 'green' } };
+const FOOTER = { unsubscribeUrl: 'https://mail.example.com/u/u1.abc.def', postalAddress: 'Acme, 1 Main St, Springfield, IL 62701, US' };
 
 describe('rendering the structured email document', () => {
-  it('renders every node type and mark (snapshot of the text part and the HTML body)', async () => {
+  it('renders every node type and mark, the footer and the open pixel (snapshot of the text part and the HTML body)', async () => {
     const template = await compileEmail({ document: EVERY_NODE, subject: 'Hi [Subscriber_Name, fallback="friend"]', preheader: 'This week' });
-    const message = fillTemplate(template, ANN, (url, index) => `https://t.example/${index}?u=${encodeURIComponent(url)}`);
+    const message = fillTemplate(template, ANN, {
+      linkHook: (url, index) => `https://t.example/${index}?u=${encodeURIComponent(url)}`,
+      footer: FOOTER,
+      openPixelUrl: 'https://t.example/o/t1.abc.def',
+    });
     expect(message.subject).toBe('Hi Ann');
     expect(message.text).toMatchSnapshot('text');
     expect(body(message.html)).toMatchSnapshot('html body');
@@ -23,7 +29,7 @@ describe('rendering the structured email document', () => {
 
   it('produces valid HTML (html-validate; rules that email tables break by design are off)', async () => {
     const template = await compileEmail({ document: EVERY_NODE, subject: 'Hi', preheader: 'This week' });
-    const { html } = fillTemplate(template, { name: '"><img src=x onerror=alert(1)>' });
+    const { html } = fillTemplate(template, { name: '"><img src=x onerror=alert(1)>' }, { footer: FOOTER, openPixelUrl: 'https://t.example/o/t1.a.b' });
     const validator = new HtmlValidate({
       extends: ['html-validate:recommended'],
       rules: {
@@ -135,6 +141,51 @@ describe('rendering the structured email document', () => {
     expect(text).toContain('1.  Step one\n2.  Step two\n');
     expect(text).toContain('> A quote\n>\n> on two paragraphs');
     expect(text).not.toMatch(/<[a-z]|\n{3,}|&amp;/);
+  });
+});
+
+describe('the marketing footer and the open pixel', () => {
+  const hostileFooter = {
+    unsubscribeUrl: 'https://mail.example.com/u/u1.a"b<c>.d?x=1&y=2',
+    postalAddress: 'Acme <script>alert(1)</script> & "Co", 1 Main St',
+  };
+
+  it("shows the recipient's unsubscribe link and the postal address in the HTML and the text part, escaped in the HTML", async () => {
+    const template = await compileEmail({ document: doc(paragraph('Hello')) });
+    const { html, text } = fillTemplate(template, ANN, { footer: hostileFooter });
+    expect(html).toContain(
+      `Don&#39;t want these emails? <a href="https://mail.example.com/u/u1.a&quot;b&lt;c&gt;.d?x=1&amp;y=2" target="_blank" style="color:#57606a;text-decoration:underline">Unsubscribe</a>`,
+    );
+    expect(html).toContain('<p style="margin:0 0 16px 0">Acme &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;Co&quot;, 1 Main St</p>');
+    expect(html).not.toContain('<script>alert');
+    expect(text).toBe(
+      'Hello\n\n---\nDon\'t want these emails? Unsubscribe: https://mail.example.com/u/u1.a"b<c>.d?x=1&y=2\nAcme <script>alert(1)</script> & "Co", 1 Main St\n',
+    );
+  });
+
+  it('puts the open pixel, escaped, after the footer in the HTML only, and leaves out what a fill does not give', async () => {
+    const template = await compileEmail({ document: doc(paragraph('Hello')) });
+    const tracked = fillTemplate(template, ANN, { footer: FOOTER, openPixelUrl: 'https://t.example/o/t1.a"b.c' });
+    const pixel =
+      '<img src="https://t.example/o/t1.a&quot;b.c" width="1" height="1" alt="" style="display:block;width:1px;height:1px;border:0;margin:0;padding:0">';
+    expect(tracked.html).toContain(pixel);
+    expect(tracked.html.indexOf(pixel)).toBeGreaterThan(tracked.html.indexOf('Springfield'));
+    expect(tracked.text).not.toContain('t.example');
+    const bare = fillTemplate(template, ANN);
+    expect(bare.html).not.toMatch(/Unsubscribe|<img/);
+    expect(bare.text).toBe('Hello\n');
+    // An empty address leaves out its line, not the unsubscribe link.
+    const noAddress = fillTemplate(template, ANN, { footer: { ...FOOTER, postalAddress: '' } });
+    expect(noAddress.text).toBe(`Hello\n\n---\nDon't want these emails? Unsubscribe: ${FOOTER.unsubscribeUrl}\n`);
+    expect(noAddress.html).not.toContain('margin:0 0 16px 0');
+  });
+
+  it("formats a workspace's postal address from the parts it has", () => {
+    expect(formatPostalAddress({ name: 'Acme', address: '1 Main St\nSuite 5', city: 'Springfield', state: 'IL', postal_code: '62701', country: 'US' })).toBe(
+      'Acme, 1 Main St, Suite 5, Springfield, IL 62701, US',
+    );
+    expect(formatPostalAddress({ name: 'Acme', address: null, city: ' ', state: null, postal_code: '10115', country: 'DE' })).toBe('Acme, 10115, DE');
+    expect(formatPostalAddress({})).toBe('');
   });
 });
 

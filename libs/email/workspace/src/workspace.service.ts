@@ -3,7 +3,7 @@ import { WorkspaceId } from '@shared/core';
 import type { Workspace } from '@email/data-access';
 import { EmailErrors } from '@email/contracts';
 import { WorkspaceDto } from './workspace.dto';
-import { WorkspaceRepository } from './workspace.repository';
+import { WorkspaceProfile, WorkspaceRepository } from './workspace.repository';
 
 export function toWorkspaceDto(workspace: Workspace): WorkspaceDto {
   return {
@@ -30,5 +30,21 @@ export class WorkspaceService {
     const workspace = await this.repository.find(workspaceId);
     if (!workspace) throw EmailErrors.notFound('workspace', workspaceId);
     return toWorkspaceDto(workspace);
+  }
+
+  /** Sets the given profile fields (an empty string clears one; the name cannot be cleared). */
+  async updateProfile(workspaceId: WorkspaceId, changes: Partial<Record<keyof WorkspaceProfile, string>>): Promise<WorkspaceDto> {
+    const data: Record<string, string | null> = {};
+    for (const [field, raw] of Object.entries(changes) as Array<[keyof WorkspaceProfile, string | undefined]>) {
+      if (raw === undefined) continue;
+      const value = raw.trim();
+      if (value.length > 255) throw EmailErrors.invalid('validation_failed', `${field} must be at most 255 characters.`, field);
+      if (field === 'name' && !value) throw EmailErrors.invalid('validation_failed', 'name must not be blank.', field);
+      data[field] = value || null;
+    }
+    if (!Object.keys(data).length) throw EmailErrors.fail('empty_update', `Give at least one of ${Object.keys(changes).join(', ')}.`);
+    const updated = await this.repository.update(workspaceId, data);
+    if (!updated) throw EmailErrors.notFound('workspace', workspaceId);
+    return toWorkspaceDto(updated);
   }
 }

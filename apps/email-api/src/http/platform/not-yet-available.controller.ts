@@ -10,18 +10,8 @@ const routesOf = (code: UnavailableFeatureCode): string[] => [...unavailableFeat
 @Public()
 @Controller()
 export class NotYetAvailableController {
-  @All(routesOf('mcp_not_available'))
-  mcp(): never {
-    throw featureNotAvailable('mcp_not_available');
-  }
-
   @All(routesOf('oauth_not_available'))
   oauth(): never {
     throw featureNotAvailable('oauth_not_available');
-  }
-
-  @All(routesOf('webhook_subscriptions_not_available'))
-  webhookSubscriptions(): never {
-    throw featureNotAvailable('webhook_subscriptions_not_available');
   }
 }

@@ -1,8 +1,16 @@
-import { Controller, Get, Header, Inject } from '@nestjs/common';
+import { Controller, Get, Header, Headers, Inject } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '@shared/auth';
 import { APP_CONFIG, AppConfig } from '@shared/config';
-import { ApiDescription, ApiMetadataDto, buildApiMetadata, CAPABILITIES_EXTRA_MODELS, CapabilitiesResponseDto, CapabilitiesService } from '@email/platform';
+import {
+  ApiDescription,
+  ApiMetadataDto,
+  buildApiMetadata,
+  CAPABILITIES_EXTRA_MODELS,
+  CapabilitiesResponseDto,
+  CapabilitiesService,
+  mcpSelectionFromHeaders,
+} from '@email/platform';
 import { CurrentWorkspace, EmailWorkspaceContext } from '@email/access';
 
 @ApiTags('Platform')
@@ -34,8 +42,12 @@ export class PlatformController {
     description: 'The workspace, the calling credential, shared conventions, webhook events and the operations this credential can call now.',
   })
   @ApiOkResponse({ type: CapabilitiesResponseDto })
-  async getCapabilities(@CurrentWorkspace() workspace: EmailWorkspaceContext): Promise<CapabilitiesResponseDto> {
-    return { data: await this.capabilities.forWorkspace(workspace) };
+  async getCapabilities(
+    @CurrentWorkspace() workspace: EmailWorkspaceContext,
+    @Headers() headers: Record<string, string | undefined>,
+  ): Promise<CapabilitiesResponseDto> {
+    // Called through an MCP connection (its mailrith-mcp-* headers): narrowed to the connection's operations.
+    return { data: await this.capabilities.forWorkspace(workspace, mcpSelectionFromHeaders(headers)) };
   }
 
   @Public()

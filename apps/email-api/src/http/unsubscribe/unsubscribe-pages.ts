@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { escapeHtml } from '@shared/core';
+import { HtmlPage } from '../pages/html-page';
 
 /** `jane.doe@example.com` → `j•••@e•••.com`: enough for the recipient to recognise, little for whoever holds the link. */
 export function maskEmail(email: string): string {
@@ -24,37 +24,10 @@ button:focus-visible{outline:3px solid #0969da;outline-offset:2px}
 @media (max-width:30rem){main{margin:0;min-height:100vh;border:0;border-radius:0}}
 `.trim();
 
-/** No script, no images, no other origin: one inline stylesheet allowed by its hash, and forms posting only back here. */
-export const UNSUBSCRIBE_CSP = [
-  "default-src 'none'",
-  `style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`,
-  "form-action 'self'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
-
-function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<meta name="referrer" content="no-referrer">
-<title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<main>
-${body}
-</main>
-</body>
-</html>
-`;
-}
+const page = (title: string, body: string): HtmlPage => ({ title, style: STYLE, body });
 
 /** The confirm state: a plain form (no JavaScript) posting the same body a one-click mail client sends. */
-export function confirmPage(workspaceName: string, email: string): string {
+export function confirmPage(workspaceName: string, email: string): HtmlPage {
   const name = escapeHtml(workspaceName);
   return page(
     `Unsubscribe from ${workspaceName}`,
@@ -69,7 +42,7 @@ export function confirmPage(workspaceName: string, email: string): string {
 }
 
 /** The done state, for a first unsubscribe and for any repeat. */
-export function donePage(workspaceName: string, email: string): string {
+export function donePage(workspaceName: string, email: string): HtmlPage {
   const name = escapeHtml(workspaceName);
   return page(
     `Unsubscribed from ${workspaceName}`,
@@ -80,7 +53,7 @@ export function donePage(workspaceName: string, email: string): string {
 }
 
 /** Any link we did not sign, or whose recipient no longer exists: no detail. */
-export function invalidPage(): string {
+export function invalidPage(): HtmlPage {
   return page(
     'Link not valid',
     `<h1>This link is not valid</h1>

@@ -2,7 +2,8 @@ import { Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Public } from '@shared/auth';
-import { confirmPage, donePage, invalidPage, UNSUBSCRIBE_CSP } from './unsubscribe-pages';
+import { sendPage } from '../pages/html-page';
+import { confirmPage, donePage, invalidPage } from './unsubscribe-pages';
 import { UnsubscribeService, UnsubscribeView } from './unsubscribe.service';
 
 /**
@@ -29,13 +30,6 @@ export class UnsubscribeController {
 }
 
 function render(reply: FastifyReply, view: UnsubscribeView): FastifyReply {
-  reply
-    .header('content-type', 'text/html; charset=utf-8')
-    .header('content-security-policy', UNSUBSCRIBE_CSP)
-    .header('x-content-type-options', 'nosniff')
-    // The token is in the URL: no referrer leaves this page, and it is never indexed.
-    .header('referrer-policy', 'no-referrer')
-    .header('x-robots-tag', 'noindex');
-  if (view.state === 'invalid') return reply.status(404).send(invalidPage());
-  return reply.status(200).send(view.state === 'confirm' ? confirmPage(view.workspaceName, view.email) : donePage(view.workspaceName, view.email));
+  if (view.state === 'invalid') return sendPage(reply, 404, invalidPage());
+  return sendPage(reply, 200, view.state === 'confirm' ? confirmPage(view.workspaceName, view.email) : donePage(view.workspaceName, view.email));
 }

@@ -139,7 +139,13 @@ export class EngagementRepository {
     @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'engagementRetentionMonths'>,
   ) {}
 
-  async record(workspaceId: WorkspaceId, events: EngagementEventInput[]): Promise<EngagementRecordResult> {
+  /**
+   * Records the events in their own transaction, or, given `client`, in the caller's transaction on that connection
+   * (so they commit with the caller's other writes). A month partition still missing is created first in a short
+   * transaction of its own either way; in the caller's transaction a partition dropped behind this process's back
+   * fails the call (the caller's transaction is spoiled) and the next call asks the database again.
+   */
+  async record(workspaceId: WorkspaceId, events: EngagementEventInput[], options: { client?: PoolClient } = {}): Promise<EngagementRecordResult> {
     validate(events);
     const now = this.clock.now();
     const cutoff = retentionCutoff(now, this.config.engagementRetentionMonths);
@@ -151,6 +157,14 @@ export class EngagementRepository {
       inFuture: events.filter((event) => event.occurredAt.getTime() > latest).length,
     };
     if (inRange.length === 0) return { written: 0, machineOpens: 0, subscribers: 0, skipped };
+    const given = options.client;
+    if (given) {
+      await this.partitions.ensure(inRange.map((event) => event.occurredAt));
+      return this.writeIn(workspaceId, given, inRange, now, skipped).catch((error: unknown) => {
+        if (isMissingPartition(error)) this.partitions.forget();
+        throw error;
+      });
+    }
     try {
       return await this.write(workspaceId, inRange, now, skipped);
     } catch (error) {
@@ -169,22 +183,30 @@ export class EngagementRepository {
   ): Promise<EngagementRecordResult> {
     // Its own short transaction: creating a month's partition locks email_events, which must not last the whole write.
     await this.partitions.ensure(events.map((event) => event.occurredAt));
-    return this.sql.transaction(async (client) => {
-      const ids = [...new Set(events.map((event) => event.subscriberId))].sort();
-      // One writer per subscriber at a time, so the windows counted below include every committed event.
-      const { rows: owned } = await client.query<{ id: string }>({ name: 'engagement_lock_subscribers', text: LOCK_SUBSCRIBERS, values: [workspaceId, ids] });
-      const members = new Set(owned.map((row) => row.id));
-      const kept = events.filter((event) => members.has(event.subscriberId));
-      const result = { written: 0, machineOpens: 0, subscribers: 0, skipped: { ...skipped, unknownSubscriber: events.length - kept.length } };
-      if (kept.length === 0) return result;
+    return this.sql.transaction((client) => this.writeIn(workspaceId, client, events, now, skipped));
+  }
 
-      const classified = await this.classify(workspaceId, client, kept);
-      result.written = await this.insert(workspaceId, client, classified);
-      result.machineOpens = classified.filter((event) => event.machine).length;
-      result.subscribers = await this.upsertRollups(workspaceId, client, classified, now);
-      await this.moveLastOpened(workspaceId, client, classified);
-      return result;
-    });
+  private async writeIn(
+    workspaceId: WorkspaceId,
+    client: PoolClient,
+    events: EngagementEventInput[],
+    now: Date,
+    skipped: EngagementRecordResult['skipped'],
+  ): Promise<EngagementRecordResult> {
+    const ids = [...new Set(events.map((event) => event.subscriberId))].sort();
+    // One writer per subscriber at a time, so the windows counted below include every committed event.
+    const { rows: owned } = await client.query<{ id: string }>({ name: 'engagement_lock_subscribers', text: LOCK_SUBSCRIBERS, values: [workspaceId, ids] });
+    const members = new Set(owned.map((row) => row.id));
+    const kept = events.filter((event) => members.has(event.subscriberId));
+    const result = { written: 0, machineOpens: 0, subscribers: 0, skipped: { ...skipped, unknownSubscriber: events.length - kept.length } };
+    if (kept.length === 0) return result;
+
+    const classified = await this.classify(workspaceId, client, kept);
+    result.written = await this.insert(workspaceId, client, classified);
+    result.machineOpens = classified.filter((event) => event.machine).length;
+    result.subscribers = await this.upsertRollups(workspaceId, client, classified, now);
+    await this.moveLastOpened(workspaceId, client, classified);
+    return result;
   }
 
   /**

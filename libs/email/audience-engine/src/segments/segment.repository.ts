@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EmailPrisma, Prisma, Segment } from '@email/data-access';
 import { EmailErrors } from '@email/contracts';
 import { WorkspaceId } from '@shared/core';
@@ -6,7 +6,7 @@ import { isRecordGone, isUniqueViolation } from '@shared/errors';
 import { KeysetPage, keysetWhere } from '@shared/pagination';
 import type { AudienceDefinition } from '../audience-definition';
 import type { AudienceCount } from '../audience.repository';
-import type { SegmentUse, SegmentUser } from './segment-users';
+import { AudienceReference, AudienceReferences, AudienceReferrer, AudienceUse, referencePath } from './segment-users';
 
 export const segmentKey = (name: string) => name.trim().toLowerCase();
 
@@ -19,9 +19,6 @@ export interface SegmentWrite {
 }
 
 export type SegmentTx = Prisma.TransactionClient;
-
-/** A record a segment condition can name, whose deletion would silently change who the segment selects. */
-export type AudienceReference = { customFieldId: string } | { tagId: string };
 
 /** The unique (workspace_id, name_key) index is the only name check, so concurrent writers cannot both pass it. */
 function nameTakenOn(error: unknown): never {
@@ -41,8 +38,15 @@ const columns = (data: SegmentWrite) => {
 };
 
 @Injectable()
-export class SegmentRepository implements SegmentUser {
-  constructor(private readonly prisma: EmailPrisma) {}
+export class SegmentRepository implements AudienceReferrer, OnModuleInit {
+  constructor(
+    private readonly prisma: EmailPrisma,
+    private readonly references: AudienceReferences,
+  ) {}
+
+  onModuleInit(): void {
+    this.references.register(this);
+  }
 
   list(workspaceId: WorkspaceId, page: KeysetPage, search?: string): Promise<Segment[]> {
     return this.prisma.segment.findMany({
@@ -90,27 +94,21 @@ export class SegmentRepository implements SegmentUser {
     return count === 1;
   }
 
-  /** Segments of the workspace with a condition on the custom field or the tag (inside a transaction holding `locked`). */
-  async referencing(tx: SegmentTx, workspaceId: WorkspaceId, reference: AudienceReference): Promise<SegmentUse[]> {
-    // Lax jsonpath: `@.value == $id` also matches an id inside a list value.
-    const [path, id] =
-      'customFieldId' in reference
-        ? ['$.groups[*].conditions[*] ? (@.field == "custom_field" && @.customFieldId == $id)', reference.customFieldId]
-        : ['$.groups[*].conditions[*] ? (@.field == "tag" && @.value == $id)', reference.tagId];
+  /** Segments of the workspace with a condition on the custom field, the tag or the segment (inside a transaction holding `locked`). */
+  async referencing(tx: SegmentTx, workspaceId: WorkspaceId, reference: AudienceReference): Promise<AudienceUse[]> {
+    if ('segmentId' in reference) {
+      const rows = await tx.segment.findMany({
+        where: { workspace_id: workspaceId, referenced_segment_ids: { has: reference.segmentId } },
+        select: { id: true, name: true },
+        orderBy: { id: 'asc' },
+      });
+      return rows.map((row) => ({ type: 'segment', id: row.id, name: row.name }));
+    }
+    const { path, id } = referencePath(reference);
     const rows = await tx.$queryRaw<Array<{ id: string; name: string }>>`
       SELECT id, name FROM segments
       WHERE workspace_id = ${workspaceId} AND jsonb_path_exists(definition, ${path}::jsonpath, jsonb_build_object('id', ${id}::text))
       ORDER BY id`;
-    return rows.map((row) => ({ type: 'segment', id: row.id, name: row.name }));
-  }
-
-  /** Other segments whose definitions reference this one. */
-  async usesOf(workspaceId: WorkspaceId, segmentId: string, tx: SegmentTx): Promise<SegmentUse[]> {
-    const rows = await tx.segment.findMany({
-      where: { workspace_id: workspaceId, referenced_segment_ids: { has: segmentId } },
-      select: { id: true, name: true },
-      orderBy: { id: 'asc' },
-    });
     return rows.map((row) => ({ type: 'segment', id: row.id, name: row.name }));
   }
 

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { Segment } from '@email/data-access';
 import { EmailErrors } from '@email/contracts';
 import { Clock, IdGenerator, WorkspaceId } from '@shared/core';
@@ -11,7 +11,7 @@ import { SegmentCountRequests } from './segment-count.queue';
 import { countsAreStale, SegmentCounter } from './segment-counter';
 import { SegmentDto, SegmentPreviewDto, SegmentPreviewRequestDto, SegmentSummaryDto, SegmentUpdateRequestDto, SegmentUpsertRequestDto } from './segment.dto';
 import { SegmentRepository, SegmentTx, SegmentWrite } from './segment.repository';
-import { SEGMENT_USERS, SegmentUser } from './segment-users';
+import { AudienceReferences, describeUses } from './segment-users';
 
 const cachedCounts = (segment: Segment): AudienceCount => ({ confirmed: segment.confirmed_count, total: segment.total_count });
 
@@ -53,7 +53,7 @@ export class SegmentService {
     private readonly ids: IdGenerator,
     private readonly cursors: CursorCodec,
     private readonly clock: Clock,
-    @Inject(SEGMENT_USERS) private readonly users: SegmentUser[],
+    private readonly references: AudienceReferences,
   ) {}
 
   /** Counts come from the cache on each row; stale ones are recounted in the background for a later page. */
@@ -114,10 +114,9 @@ export class SegmentService {
   async delete(workspaceId: WorkspaceId, id: string): Promise<void> {
     const deleted = await this.segments.locked(workspaceId, async (tx: SegmentTx) => {
       if (!(await this.segments.find(workspaceId, id, tx))) return false;
-      const uses = (await Promise.all(this.users.map((user) => user.usesOf(workspaceId, id, tx)))).flat();
+      const uses = await this.references.referencing(tx, workspaceId, { segmentId: id });
       if (uses.length) {
-        const names = uses.map((use) => `${use.type} "${use.name}"`).join(', ');
-        throw EmailErrors.fail('segment_in_use', `The segment is used by ${names}; remove it there first.`, { extra: { used_by: uses } });
+        throw EmailErrors.fail('segment_in_use', `The segment is used by ${describeUses(uses)}; remove it there first.`, { extra: { used_by: uses } });
       }
       return this.segments.delete(tx, workspaceId, id);
     });

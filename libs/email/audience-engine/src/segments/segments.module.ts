@@ -7,25 +7,19 @@ import { QueuedSegmentCountRequests, SegmentCountRequests } from './segment-coun
 import { SegmentCounter } from './segment-counter';
 import { SegmentRepository } from './segment.repository';
 import { SegmentService } from './segment.service';
-import { SEGMENT_USERS } from './segment-users';
+import { AudienceReferences } from './segment-users';
 
 /** Counting saved segments: what email-jobs-worker needs to refresh the count cache. */
 @Module({
-  providers: [AudienceRepository, SegmentRepository, SegmentCounter],
-  exports: [AudienceRepository, SegmentRepository, SegmentCounter],
+  providers: [AudienceRepository, AudienceReferences, SegmentRepository, SegmentCounter],
+  exports: [AudienceRepository, AudienceReferences, SegmentRepository, SegmentCounter],
 })
 export class SegmentCountingModule {}
 
-/** Saved segments for the API: the use cases, what may use a segment, and the queue that asks for recounts. */
+/** Saved segments for the API: the use cases and the queue that asks for recounts. */
 @Module({
   imports: [SegmentCountingModule, QueueModule.register(EmailQueues.segmentCounts)],
-  providers: [
-    cursorCodecProvider,
-    SegmentService,
-    { provide: SegmentCountRequests, useClass: QueuedSegmentCountRequests },
-    // Broadcasts, sequences and automations add their own SegmentUser here when they store segment ids.
-    { provide: SEGMENT_USERS, useFactory: (segments: SegmentRepository) => [segments], inject: [SegmentRepository] },
-  ],
+  providers: [cursorCodecProvider, SegmentService, { provide: SegmentCountRequests, useClass: QueuedSegmentCountRequests }],
   exports: [SegmentService, SegmentCountingModule],
 })
 export class EmailSegmentsModule {}

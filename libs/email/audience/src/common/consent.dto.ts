@@ -1,8 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, IsUrl, Matches, MaxLength, ValidateBy, ValidateIf } from 'class-validator';
-import { ClosedObject } from '@shared/errors';
+import { ClosedObject, NotBlank } from '@shared/errors';
 import { CONTRACT_OFFSET_DATE_TIME, isOffsetDateTime } from './dates';
-import { NotBlank } from './not-blank';
 
 const IsOffsetDateTime = () =>
   ValidateBy({

@@ -1,10 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsNotEmpty, IsObject, IsString, MaxLength, ValidateNested } from 'class-validator';
-import { ClosedObject } from '@shared/errors';
+import { ClosedObject, NotBlank, Omittable } from '@shared/errors';
 import { Pagination } from '@shared/pagination';
-import { NotBlank } from '../common/not-blank';
-import { Omittable } from '../common/omittable';
 import { CUSTOM_FIELD_TYPES, CustomFieldTypeName } from './custom-field-types';
 
 @ClosedObject()

@@ -3,7 +3,7 @@ import { CustomField } from '@email/data-access';
 import { IdGenerator, WorkspaceId } from '@shared/core';
 import { CursorCodec, Page, keysetList } from '@shared/pagination';
 import { EmailErrors } from '@email/contracts';
-import { SegmentRepository } from '@email/audience-engine';
+import { AudienceReferences, describeUses, SegmentRepository } from '@email/audience-engine';
 import { CustomFieldDto, CustomFieldUpdateRequestDto, CustomFieldUpsertRequestDto } from './custom-field.dto';
 import { CustomFieldRepository } from './custom-field.repository';
 import { CHOICE_TYPES, CustomFieldTypeName, toApiType, toDbType } from './custom-field-types';
@@ -28,6 +28,7 @@ export class CustomFieldService {
   constructor(
     private readonly repository: CustomFieldRepository,
     private readonly segments: SegmentRepository,
+    private readonly references: AudienceReferences,
     private readonly ids: IdGenerator,
     private readonly cursors: CursorCodec,
   ) {}
@@ -64,17 +65,20 @@ export class CustomFieldService {
   }
 
   /**
-   * Refused while a segment has a condition on the field (it would stop compiling). Under the workspace's segment
+   * Refused while a segment or a broadcast has a condition on the field (it would stop compiling). Under the workspace's segment
    * lock, so no segment can start naming the field between the check and the delete.
    */
   async delete(workspaceId: WorkspaceId, id: string): Promise<void> {
     const deleted = await this.segments.locked(workspaceId, async (tx) => {
-      const uses = await this.segments.referencing(tx, workspaceId, { customFieldId: id });
+      const uses = await this.references.referencing(tx, workspaceId, { customFieldId: id });
       if (uses.length) {
-        const names = uses.map((use) => `"${use.name}"`).join(', ');
-        throw EmailErrors.fail('custom_field_in_use', `Segment ${names} has a condition on this field; change the segment first.`, {
-          extra: { used_by: uses },
-        });
+        throw EmailErrors.fail(
+          'custom_field_in_use',
+          `This field is used by a condition of ${describeUses(uses)}; change ${uses.length === 1 ? 'it' : 'them'} first.`,
+          {
+            extra: { used_by: uses },
+          },
+        );
       }
       return this.repository.delete(workspaceId, id, tx);
     });

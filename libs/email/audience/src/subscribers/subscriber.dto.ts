@@ -1,11 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsEmail, IsIn, IsObject, IsOptional, IsString, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { NotBlank, Omittable } from '@shared/errors';
 import { Pagination, SearchablePageQueryDto } from '@shared/pagination';
 import { SEQUENCE_OPERATORS, TAG_OPERATORS } from '@email/audience-engine';
 import { ConsentEvidenceDto } from '../common/consent.dto';
-import { NotBlank } from '../common/not-blank';
-import { Omittable } from '../common/omittable';
 
 export const SUBSCRIBER_STATUSES = ['Active', 'Unconfirmed', 'Unsubscribed', 'Complained', 'Bounced', 'Blocked'] as const;
 export type SubscriberStatusName = (typeof SUBSCRIBER_STATUSES)[number];

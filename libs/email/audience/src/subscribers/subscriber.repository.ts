@@ -68,7 +68,8 @@ const DOCUMENT = document(
 /** A page row's document, its tags and sequences from the page's aggregates (built once: the fragment never changes). */
 const PAGE_DOCUMENT = document(Prisma.sql`tl.tags`, Prisma.sql`sl.sequence_ids`);
 
-function conditions(workspaceId: WorkspaceId, filter: SubscriberFilter): Prisma.Sql[] {
+/** The list's filter as SQL conditions over `s` (a subscribers row); the export selects with the same ones. */
+export function subscriberConditions(workspaceId: WorkspaceId, filter: SubscriberFilter): Prisma.Sql[] {
   const where = [Prisma.sql`s.workspace_id = ${workspaceId}`];
   if (filter.email) where.push(Prisma.sql`s.email = ${filter.email}`);
   if (filter.status) where.push(Prisma.sql`s.status = ${filter.status}::"SubscriberStatus"`);
@@ -93,7 +94,7 @@ function conditions(workspaceId: WorkspaceId, filter: SubscriberFilter): Prisma.
  */
 function subscriberPageQuery(workspaceId: WorkspaceId, filter: SubscriberFilter, page: KeysetPage): Prisma.Sql {
   if (!Number.isSafeInteger(page.limit) || page.limit < 1) throw new RangeError(`page limit ${page.limit} is not a positive integer`);
-  const where = conditions(workspaceId, filter);
+  const where = subscriberConditions(workspaceId, filter);
   if (page.after) where.push(Prisma.sql`(s.created_at, s.id) < (${page.after.created_at}, ${page.after.id})`);
   const limit = Prisma.raw(String(page.limit));
   return Prisma.sql`

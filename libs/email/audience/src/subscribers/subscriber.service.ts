@@ -12,6 +12,7 @@ import { CustomFieldService } from '../custom-fields/custom-field.service';
 import { normalizeCustomFields } from '../custom-fields/custom-field-values';
 import { TagRepository } from '../tags/tag.repository';
 import { emailIdentity } from './email-identity';
+import { activationNeedsConsent } from './subscriber-values';
 import {
   SubscriberDto,
   SubscriberListQueryDto,
@@ -22,6 +23,20 @@ import {
 } from './subscriber.dto';
 import { LockedSubscriber, SubscriberChanges, SubscriberFilter } from './subscriber.store';
 import { SubscriberStore } from './subscriber.store';
+
+/**
+ * How firmly each status stops sending. Delivery feedback only ever moves a subscriber up this order: a hard bounce
+ * leaves the recipient's own unsubscribe (and a complaint) as it is, a complaint outranks an unsubscribe, and Blocked
+ * (the workspace's own decision) is never changed by a provider.
+ */
+export const DELIVERY_FEEDBACK_PRECEDENCE: Readonly<Record<SubscriberStatusName, number>> = {
+  Active: 0,
+  Unconfirmed: 0,
+  Bounced: 1,
+  Unsubscribed: 2,
+  Complained: 3,
+  Blocked: 4,
+};
 
 /** A subscriber is cold without an open in this many days. */
 const COLD_AFTER_DAYS = 90;
@@ -183,6 +198,27 @@ export class SubscriberService {
     });
   }
 
+  /**
+   * A delivery provider's report about the recipient (a hard bounce: Bounced; a spam complaint: Complained), in the
+   * caller's transaction so it commits with the caller's record of the report: sets the status with its status-change
+   * event unless the current one ranks as high (DELIVERY_FEEDBACK_PRECEDENCE). Null when there is no such subscriber.
+   */
+  async applyDeliveryFeedback(
+    workspaceId: WorkspaceId,
+    tx: SqlTransaction,
+    id: string,
+    status: 'Bounced' | 'Complained',
+  ): Promise<{ changed: boolean; previous: SubscriberStatusName } | null> {
+    const current = await this.repository.lock(workspaceId, tx, id);
+    if (!current) return null;
+    const changed = DELIVERY_FEEDBACK_PRECEDENCE[status] > DELIVERY_FEEDBACK_PRECEDENCE[current.status];
+    if (changed) {
+      await this.repository.update(workspaceId, tx, id, { status }, this.clock.now());
+      await this.recordStatusChange(workspaceId, tx, id, current.status, status);
+    }
+    return { changed, previous: current.status };
+  }
+
   async delete(workspaceId: WorkspaceId, id: string): Promise<void> {
     if (!(await this.repository.delete(workspaceId, id))) throw EmailErrors.notFound('subscriber', id);
   }
@@ -290,9 +326,8 @@ export class SubscriberService {
     return current;
   }
 
-  /** Our reading of the contract: re-activating a subscriber who is not Active needs consent evidence. */
   private requireConsentToActivate(previous: SubscriberStatusName, next: SubscriberStatusName | undefined, consent?: ConsentEvidenceDto): void {
-    if (next === 'Active' && previous !== 'Active' && !consent) {
+    if (activationNeedsConsent(previous, next) && !consent) {
       throw EmailErrors.invalid('consent_evidence_required', `Making a ${previous} subscriber Active requires consent_evidence.`, 'consent_evidence');
     }
   }

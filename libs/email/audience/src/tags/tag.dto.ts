@@ -1,9 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
-import { ClosedObject } from '@shared/errors';
+import { ClosedObject, NotBlank, Omittable } from '@shared/errors';
 import { Pagination } from '@shared/pagination';
-import { NotBlank } from '../common/not-blank';
-import { Omittable } from '../common/omittable';
 
 export const GDPR_PURPOSES = ['email_marketing', 'ads_personalization'] as const;
 

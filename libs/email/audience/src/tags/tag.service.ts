@@ -3,7 +3,7 @@ import { Tag } from '@email/data-access';
 import { IdGenerator, WorkspaceId } from '@shared/core';
 import { CursorCodec, Page, keysetList } from '@shared/pagination';
 import { EmailErrors } from '@email/contracts';
-import { SegmentRepository } from '@email/audience-engine';
+import { AudienceReferences, describeUses, SegmentRepository } from '@email/audience-engine';
 import { TagCreateRequestDto, TagDto, TagUpdateRequestDto } from './tag.dto';
 import { TagRepository } from './tag.repository';
 
@@ -25,6 +25,7 @@ export class TagService {
   constructor(
     private readonly repository: TagRepository,
     private readonly segments: SegmentRepository,
+    private readonly references: AudienceReferences,
     private readonly ids: IdGenerator,
     private readonly cursors: CursorCodec,
   ) {}
@@ -54,15 +55,16 @@ export class TagService {
   }
 
   /**
-   * Refused while a segment has a condition on the tag (the segment would silently select other people). Under the
+   * Refused while a segment or a broadcast has a condition on the tag (it would silently select other people). Under the
    * workspace's segment lock, so no segment can start naming the tag between the check and the delete.
    */
   async delete(workspaceId: WorkspaceId, id: string): Promise<void> {
     const deleted = await this.segments.locked(workspaceId, async (tx) => {
-      const uses = await this.segments.referencing(tx, workspaceId, { tagId: id });
+      const uses = await this.references.referencing(tx, workspaceId, { tagId: id });
       if (uses.length) {
-        const names = uses.map((use) => `"${use.name}"`).join(', ');
-        throw EmailErrors.fail('tag_in_use', `Segment ${names} has a condition on this tag; change the segment first.`, { extra: { used_by: uses } });
+        throw EmailErrors.fail('tag_in_use', `This tag is used by a condition of ${describeUses(uses)}; change ${uses.length === 1 ? 'it' : 'them'} first.`, {
+          extra: { used_by: uses },
+        });
       }
       return this.repository.delete(workspaceId, id, tx);
     });

@@ -1,5 +1,5 @@
 import type { CustomField, Prisma } from '@email/data-access';
-import type { SegmentRepository } from '@email/audience-engine';
+import type { AudienceReferences, SegmentRepository } from '@email/audience-engine';
 import { Outbox } from '@email/events';
 import { Clock, IdGenerator, WorkspaceId } from '@shared/core';
 import type { CursorCodec } from '@shared/pagination';
@@ -280,10 +280,11 @@ export class FixedClock extends Clock {
 /** A SubscriberService over the in-memory audience; the list's cursor codec is not needed by the writes. */
 export function inMemorySubscriberService(audience: InMemoryAudience, clock: Clock): SubscriberService {
   const ids = new CountingIds();
-  // Subscriber writes never delete a custom field, so the segment repository its delete needs is absent.
+  // Subscriber writes never delete a custom field, so the segment lock and references its delete needs are absent.
   const customFields = new CustomFieldService(
     audience.customFieldStore as CustomFieldRepository,
     undefined as unknown as SegmentRepository,
+    undefined as unknown as AudienceReferences,
     ids,
     undefined as unknown as CursorCodec,
   );

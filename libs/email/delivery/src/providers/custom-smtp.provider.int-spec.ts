@@ -1,94 +1,10 @@
-import type { AddressInfo, Socket } from 'node:net';
-import { SMTPServer, SMTPServerOptions } from 'smtp-server';
+import { SmtpSink } from '@shared/testing';
 import { CustomSmtpProvider, classifySmtpReply, isLoopbackHost } from './custom-smtp.provider';
-import type { OutgoingMessage } from './delivery-provider';
-
-type Rejection = { stage: 'mail' | 'rcpt' | 'data'; code: number; text: string };
-type Behaviour = { reject?: Rejection; afterData?: 'destroy' | 'silence' };
-
-/** A local SMTP sink on 127.0.0.1 (random port) that keeps what it receives and answers as told. */
-class Sink {
-  readonly received: { from: string; to: string[]; raw: string }[] = [];
-  behaviour: Behaviour = {};
-  private readonly sockets = new Set<Socket>();
-  private server!: SMTPServer;
-  port = 0;
-
-  constructor(private readonly credentials?: { user: string; pass: string }) {}
-
-  async start(): Promise<void> {
-    const replyError = (rejection: Rejection) => Object.assign(new Error(rejection.text), { responseCode: rejection.code });
-    const options: SMTPServerOptions = {
-      disabledCommands: this.credentials ? ['STARTTLS'] : ['STARTTLS', 'AUTH'],
-      authOptional: !this.credentials,
-      allowInsecureAuth: true,
-      logger: false,
-      onAuth: (auth, _session, callback) => {
-        if (auth.username === this.credentials?.user && auth.password === this.credentials?.pass) callback(null, { user: auth.username });
-        else callback(Object.assign(new Error('5.7.8 Authentication credentials invalid'), { responseCode: 535 }));
-      },
-      onMailFrom: (_address, _session, callback) => {
-        const reject = this.behaviour.reject;
-        callback(reject?.stage === 'mail' ? replyError(reject) : undefined);
-      },
-      onRcptTo: (_address, _session, callback) => {
-        const reject = this.behaviour.reject;
-        callback(reject?.stage === 'rcpt' ? replyError(reject) : undefined);
-      },
-      onData: (stream, session, callback) => {
-        const chunks: Buffer[] = [];
-        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('end', () => {
-          const raw = Buffer.concat(chunks).toString('utf8');
-          const reject = this.behaviour.reject;
-          if (this.behaviour.afterData === 'destroy') {
-            for (const socket of this.sockets) socket.destroy();
-            return;
-          }
-          if (this.behaviour.afterData === 'silence') return;
-          if (reject?.stage === 'data') return callback(replyError(reject));
-          this.received.push({
-            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-            to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
-            raw,
-          });
-          callback();
-        });
-      },
-    };
-    this.server = new SMTPServer(options);
-    // smtp-server keeps its sockets private: collect them from the underlying net.Server.
-    (this.server as unknown as { server: { on(event: 'connection', listener: (socket: Socket) => void): void } }).server.on('connection', (socket) => {
-      this.sockets.add(socket);
-      socket.on('close', () => this.sockets.delete(socket));
-    });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.port = (this.server as unknown as { server: { address(): AddressInfo } }).server.address().port;
-  }
-
-  async stop(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-}
-
-const message = (overrides: Partial<OutgoingMessage> = {}): OutgoingMessage => ({
-  messageId: 'msg_01@postline.test',
-  from: { address: 'news@postline.test', name: 'Postline News' },
-  to: 'reader@postline.test',
-  subject: 'Hello there',
-  html: '<p>Hello <strong>reader</strong></p>',
-  text: 'Hello reader',
-  headers: {
-    'List-Unsubscribe': '<https://postline.test/u/abc123>',
-    'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-  },
-  ...overrides,
-});
+import { outgoingMessage as message } from '../testing/outgoing-message.fixture';
 
 describe('CustomSmtpProvider against a local smtp-server', () => {
-  const sink = new Sink();
-  const authSink = new Sink({ user: 'postline', pass: 's3cret-pass' });
+  const sink = new SmtpSink();
+  const authSink = new SmtpSink({ user: 'postline', pass: 's3cret-pass' });
   let provider: CustomSmtpProvider;
 
   beforeAll(async () => {
@@ -176,13 +92,38 @@ describe('CustomSmtpProvider against a local smtp-server', () => {
   });
 
   it('is transient when nothing listens on the port', async () => {
-    const closed = new Sink();
+    const closed = new SmtpSink();
     await closed.start();
     const port = closed.port;
     await closed.stop();
     const nowhere = new CustomSmtpProvider({ host: '127.0.0.1', port, secure_mode: 'none' });
     expect(await nowhere.send(message())).toMatchObject({ kind: 'transient', reason: { code: 'connection_failed' } });
     expect(await nowhere.verify()).toMatchObject({ ok: false, kind: 'transient', reason: { code: 'connection_failed' } });
+  });
+
+  describe('pooled', () => {
+    const openSockets = () => (sink as unknown as { sockets: Set<{ destroy(): void }> }).sockets;
+
+    it('carries many messages over at most poolSize sessions', async () => {
+      const pooled = new CustomSmtpProvider({ host: '127.0.0.1', port: sink.port, secure_mode: 'none' }, { poolSize: 2 });
+      const outcomes = await Promise.all(Array.from({ length: 12 }, (_, i) => pooled.send({ ...message(), to: `reader${i}@postline.test` })));
+      expect(outcomes.map((outcome) => outcome.kind)).toEqual(Array(12).fill('accepted'));
+      expect(sink.received.map((mail) => mail.to[0]).sort()).toEqual(Array.from({ length: 12 }, (_, i) => `reader${i}@postline.test`).sort());
+      expect(openSockets().size).toBeLessThanOrEqual(2);
+      pooled.close();
+    });
+
+    it('sends over a fresh session when the server closed an idle one, and reports a drop after hand-off as unknown', async () => {
+      const pooled = new CustomSmtpProvider({ host: '127.0.0.1', port: sink.port, secure_mode: 'none' }, { poolSize: 1 });
+      expect(await pooled.send(message())).toMatchObject({ kind: 'accepted' });
+      for (const socket of openSockets()) socket.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await pooled.send(message())).toMatchObject({ kind: 'accepted' });
+      sink.behaviour = { afterData: 'destroy' };
+      expect(await pooled.send(message())).toMatchObject({ kind: 'unknown', reason: { code: 'connection_lost_after_handoff' } });
+      expect(sink.received).toHaveLength(2);
+      pooled.close();
+    });
   });
 
   it('sends with good credentials and refuses bad ones as permanent authentication_failed', async () => {
@@ -196,10 +137,10 @@ describe('CustomSmtpProvider against a local smtp-server', () => {
   });
 
   it('verifies a reachable server and good credentials, and fails bad credentials', async () => {
-    expect(await provider.verify()).toEqual({ ok: true });
+    expect(await provider.verify()).toEqual({ ok: true, inspection: 'available' });
     const good = new CustomSmtpProvider({ host: '127.0.0.1', port: authSink.port, secure_mode: 'none', username: 'postline', password: 's3cret-pass' });
     const bad = new CustomSmtpProvider({ host: 'localhost', port: authSink.port, secure_mode: 'none', username: 'postline', password: 'nope' });
-    expect(await good.verify()).toEqual({ ok: true });
+    expect(await good.verify()).toEqual({ ok: true, inspection: 'available' });
     expect(await bad.verify()).toMatchObject({ ok: false, kind: 'permanent', reason: { code: 'authentication_failed' } });
     expect(authSink.received).toHaveLength(1);
   });

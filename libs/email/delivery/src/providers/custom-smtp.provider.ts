@@ -1,8 +1,9 @@
 import { isIP } from 'node:net';
 import { Readable } from 'node:stream';
-import MailComposer from 'nodemailer/lib/mail-composer';
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
 import type { DeliveryFailureReason, DeliveryOutcome, DeliveryProvider, OutgoingMessage, VerifyResult } from './delivery-provider';
+import { composeMime } from './mime';
+import { ProviderSettingsError } from './provider-settings-error';
 
 /**
  * How the connection is secured:
@@ -36,6 +37,11 @@ export interface CustomSmtpOptions {
   socketTimeoutMs?: number;
   /** Extra TLS options (e.g. a test CA); certificates are verified unless told otherwise here. */
   tls?: { rejectUnauthorized?: boolean; ca?: string | Buffer };
+  /**
+   * Pooled: up to this many SMTP sessions stay open and each carries message after message (a send waits for a free
+   * one). Unset: one session per message.
+   */
+  poolSize?: number;
 }
 
 export const CUSTOM_SMTP_DEFAULT_TIMEOUTS = { connectionTimeoutMs: 5_000, greetingTimeoutMs: 5_000, socketTimeoutMs: 15_000 };
@@ -113,9 +119,14 @@ function replyOf(err: SmtpError): { code: number; text: string } | undefined {
   return source?.responseCode ? { code: source.responseCode, text: source.response ?? source.message } : undefined;
 }
 
-/** `custom-smtp`: any SMTP server, through nodemailer's SMTP client (one connection per send). */
+/**
+ * `custom-smtp`: any SMTP server, through nodemailer's SMTP client: one session per send, or a pool of sessions kept
+ * open (`poolSize`). Not nodemailer's own pool transport: it retries and reports on its own, and a broadcast must know
+ * whether a failed message was handed off (`unknown`) or not (`transient`), which only the session's DATA stage tells.
+ */
 export class CustomSmtpProvider implements DeliveryProvider {
   readonly provider = 'custom-smtp';
+  private readonly pool?: SessionPool;
 
   constructor(
     private readonly config: CustomSmtpConfig,
@@ -125,8 +136,9 @@ export class CustomSmtpProvider implements DeliveryProvider {
       throw new Error(`custom-smtp: secure_mode must be one of ${SMTP_SECURE_MODES.join(', ')}`);
     }
     if (!options.allowNonLoopbackHosts && !isLoopbackHost(config.host)) {
-      throw new Error('custom-smtp: refusing a non-loopback host; pass allowNonLoopbackHosts to allow it');
+      throw new ProviderSettingsError('host', 'custom-smtp: refusing a non-loopback host; pass allowNonLoopbackHosts to allow it');
     }
+    if (options.poolSize) this.pool = new SessionPool(options.poolSize, () => this.open());
   }
 
   async verify(): Promise<VerifyResult> {
@@ -134,7 +146,7 @@ export class CustomSmtpProvider implements DeliveryProvider {
     try {
       await session.connect();
       await session.login();
-      return { ok: true };
+      return { ok: true, inspection: 'available' };
     } catch (err) {
       const outcome = classifyBeforeHandOff(err as SmtpError);
       return { ok: false, kind: outcome.kind === 'permanent' ? 'permanent' : 'transient', reason: outcome.reason };
@@ -146,17 +158,44 @@ export class CustomSmtpProvider implements DeliveryProvider {
   async send(message: OutgoingMessage): Promise<DeliveryOutcome> {
     let raw: Buffer;
     try {
-      raw = await compose(message);
+      raw = await composeMime(message);
     } catch (err) {
       return { kind: 'permanent', reason: { code: 'invalid_message', message: (err as Error).message } };
     }
-    const session = this.open();
-    try {
-      await session.connect();
-      await session.login();
-    } catch (err) {
-      session.end();
-      return classifyBeforeHandOff(err as SmtpError);
+    if (!this.pool) {
+      const session = this.open();
+      try {
+        return await this.transmit(session, true, raw, message);
+      } finally {
+        session.end();
+      }
+    }
+    let lease = await this.pool.acquire();
+    let outcome = await this.transmit(lease.session, lease.fresh, raw, message);
+    // A kept-open session the server closed in the meantime fails before anything was handed off: one fresh try.
+    if (!lease.fresh && outcome.kind === 'transient' && outcome.reason.code === 'connection_lost') {
+      this.pool.release(lease.session, false);
+      lease = await this.pool.acquire(true);
+      outcome = await this.transmit(lease.session, lease.fresh, raw, message);
+    }
+    this.pool.release(lease.session, outcome.kind === 'accepted');
+    return outcome;
+  }
+
+  /** Ends the pooled sessions, idle ones now and busy ones when their send is done; a later send uses a session of its own. */
+  close(): void {
+    this.pool?.drain();
+  }
+
+  /** One message over `session`, opening it first when `fresh`. */
+  private async transmit(session: SmtpSession, fresh: boolean, raw: Buffer, message: OutgoingMessage): Promise<DeliveryOutcome> {
+    if (fresh) {
+      try {
+        await session.connect();
+        await session.login();
+      } catch (err) {
+        return classifyBeforeHandOff(err as SmtpError);
+      }
     }
     // The body stream is only read once the server has answered DATA with 354: from then on a silent failure is ambiguous.
     let handedOff = false;
@@ -182,8 +221,6 @@ export class CustomSmtpProvider implements DeliveryProvider {
       }
       if (replied) return classifySmtpReply(replied.code, replied.text);
       return { kind: 'transient', reason: { code: 'connection_lost', message: failure.message } };
-    } finally {
-      session.end();
     }
   }
 
@@ -206,17 +243,51 @@ export class CustomSmtpProvider implements DeliveryProvider {
   }
 }
 
-async function compose(message: OutgoingMessage): Promise<Buffer> {
-  const composer = new MailComposer({
-    from: { address: message.from.address, name: message.from.name },
-    to: message.to,
-    subject: message.subject,
-    text: message.text,
-    html: message.html,
-    messageId: `<${message.messageId.replace(/^<|>$/g, '')}>`,
-    headers: message.headers,
-  });
-  return composer.compile().build();
+/** Up to `size` sessions; an idle one is reused while the server keeps it open. */
+class SessionPool {
+  private readonly idle: SmtpSession[] = [];
+  private readonly waiting: Array<() => void> = [];
+  private opened = 0;
+  private drained = false;
+
+  constructor(
+    private readonly size: number,
+    private readonly open: () => SmtpSession,
+  ) {}
+
+  /** A free session (`fresh`: not connected yet), waiting for one when all are busy; `fresh` forces a new one. */
+  async acquire(fresh = false): Promise<{ session: SmtpSession; fresh: boolean }> {
+    for (;;) {
+      const session = fresh ? undefined : this.idle.pop();
+      if (session?.usable) return { session, fresh: false };
+      if (session) {
+        this.discard(session);
+        continue;
+      }
+      if (this.opened < this.size) {
+        this.opened++;
+        return { session: this.open(), fresh: true };
+      }
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+  }
+
+  /** Back to the pool after a send; `keep` false (a failed send) ends it. */
+  release(session: SmtpSession, keep: boolean): void {
+    if (keep && session.usable && !this.drained) this.idle.push(session);
+    else this.discard(session);
+    this.waiting.shift()?.();
+  }
+
+  drain(): void {
+    this.drained = true;
+    for (const session of this.idle.splice(0)) this.discard(session);
+  }
+
+  private discard(session: SmtpSession): void {
+    session.end();
+    this.opened--;
+  }
 }
 
 /** Promises over nodemailer's callback-and-event SMTP client: each step settles on its callback, an `error` event or the connection's end. */
@@ -235,6 +306,11 @@ class SmtpSession {
       // nodemailer ends the connection before it calls back with the reason (e.g. a 421): let that reason win.
       setImmediate(() => this.fail(Object.assign(new Error('Connection closed unexpectedly'), { code: 'ECONNECTION' })));
     });
+  }
+
+  /** Connected, and neither ended nor broken: it can carry another message. */
+  get usable(): boolean {
+    return !this.ended && !this.failure;
   }
 
   connect(): Promise<void> {

@@ -10,9 +10,21 @@ export interface OutgoingMessage {
   text: string;
   /** Extra headers, e.g. `List-Unsubscribe` and `List-Unsubscribe-Post`. */
   headers: Record<string, string>;
+  /**
+   * Short key/value labels the provider keeps with the message and returns in its events (e.g. `broadcast_id`), where it
+   * has such a field: SES email tags, Postmark metadata, SendGrid custom args, Mailgun variables, Resend tags, Brevo's
+   * `X-Mailin-custom`. Providers whose tags allow only `[A-Za-z0-9_-]` get other characters replaced by `_`.
+   */
+  metadata?: Record<string, string>;
 }
 
-/** Why a message was not accepted: a stable `code` (an SMTP enhanced status code such as `5.1.1`, or one of ours such as `authentication_failed`) and the provider's words. */
+/**
+ * Why a message was not accepted: a stable `code` and the provider's words (secrets never included). The code is one
+ * of ours where the meaning is shared (`authentication_failed`, `connection_failed`, `connection_timeout`,
+ * `timeout_after_handoff`, `connection_lost_after_handoff`, `invalid_message`), else the provider's own: an SMTP
+ * enhanced status code (`5.1.1`), SES's error type (`MessageRejected`), Postmark's ErrorCode (`406`), Resend's error
+ * name (`validation_error`), Brevo's code (`invalid_parameter`), or `http_<status>` where the provider has none.
+ */
 export interface DeliveryFailureReason {
   code: string;
   message: string;
@@ -39,8 +51,13 @@ export type DeliveryOutcome =
 
 export type DeliveryOutcomeKind = DeliveryOutcome['kind'];
 
-/** The result of a credentials/connection check: nothing is sent. */
-export type VerifyResult = { ok: true } | { ok: false; kind: 'transient' | 'permanent'; reason: DeliveryFailureReason };
+/**
+ * The result of a credentials/connection check: nothing is sent.
+ * `inspection: 'unavailable'` means the credentials were accepted but may not look at the account (e.g. a send-only
+ * API key): only a test send can prove they can send.
+ */
+export type VerifyResult =
+  { ok: true; inspection: 'available' | 'unavailable' } | { ok: false; kind: 'transient' | 'permanent'; reason: DeliveryFailureReason };
 
 /** The one interface the seven providers (`custom-smtp`, `amazon-ses`, `postmark`, `sendgrid`, `mailgun`, `resend`, `brevo`) implement. */
 export interface DeliveryProvider {

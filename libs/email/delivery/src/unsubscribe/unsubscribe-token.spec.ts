@@ -49,6 +49,15 @@ describe('UnsubscribeTokens', () => {
     expect(tokens.verify(mine)?.workspaceId).toBe(ws);
   });
 
+  it('still reads the tokens already sent in emails (known answers from before the signing was shared)', () => {
+    expect(tokens.verify('u1.d3NfMDFIWlgwMDAwMDAwMDAwMDAwMDAwMDAwQUF-c3ViXzF-YnJvYWRjYXN0fmJyZF85.DgH4kkeZfZRWEDU227e2Qg')).toEqual({
+      workspaceId: ws,
+      subscriberId: 'sub_1',
+      source: { type: 'broadcast', id: 'brd_9' },
+    });
+    expect(tokens.sign({ workspaceId: ws, subscriberId: 'sub_1' })).toBe('u1.d3NfMDFIWlgwMDAwMDAwMDAwMDAwMDAwMDAwQUF-c3ViXzE.hTrIXVJBXST0Tghr9kdB0Q');
+  });
+
   it('refuses to build a token from ids that are not URL-safe words', () => {
     expect(() => tokens.sign({ workspaceId: ws, subscriberId: 'sub~1' })).toThrow(RangeError);
     expect(() => tokens.sign({ workspaceId: ws, subscriberId: 'sub_1', source: { type: 'a b', id: 'x' } })).toThrow(RangeError);

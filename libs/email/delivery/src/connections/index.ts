@@ -1,0 +1,13 @@
+export * from './connection.dto';
+export * from './connection.service';
+export * from './setup-session.service';
+export * from './setup-page.service';
+export * from './connection-providers';
+export { toConnectionDto } from './connection-mapping';
+export * from './connection-feedback-lookup';
+export * from './connection-key-rotation';
+export * from './connection-secrets';
+export { sendFailure } from './connection-checks';
+export * from './connection-usage';
+export * from './send-limits';
+export * from './send-limits.dto';

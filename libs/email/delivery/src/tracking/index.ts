@@ -1,0 +1,2 @@
+export * from './tracking-token';
+export * from './message-tracking';
