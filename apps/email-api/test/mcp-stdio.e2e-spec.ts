@@ -5,7 +5,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { parseStdioArgs, runStdioBridge } from '@email/mcp';
+import { parseStdioArgs, runStdioBridge } from '@shared/mcp';
+import { EMAIL_STDIO_BRIDGE } from '@email/mcp';
 import { emailApi, EmailApiHarness } from './helpers';
 
 /** The bin as `npx postline-email-mcp` runs it: the lib's build output (npm test builds before it tests). */
@@ -29,7 +30,7 @@ describe('email MCP over stdio (the local bridge to /mcp)', () => {
 
   async function bridged(args: string[], key: string | undefined): Promise<Client> {
     const [local, bridgeSide] = InMemoryTransport.createLinkedPair();
-    const bridge = await runStdioBridge(parseStdioArgs(['--url', origin, ...args], key ? { POSTLINE_API_KEY: key } : {}), bridgeSide);
+    const bridge = await runStdioBridge(parseStdioArgs(EMAIL_STDIO_BRIDGE, ['--url', origin, ...args], key ? { POSTLINE_API_KEY: key } : {}), bridgeSide);
     const client = new Client({ name: 'stdio-e2e', version: '1.0.0' });
     await client.connect(local);
     closers.push(

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { JsonSchema } from './json-schema';
+import { JsonSchema, toolResult } from '@shared/mcp';
 
 /** The contract's MCP error categories (its notes, §10: client-side mappings). */
 export const ERROR_CATEGORIES = ['validation', 'authentication', 'permission', 'conflict', 'rate_limit', 'transient', 'unknown'] as const;
@@ -36,17 +36,13 @@ export const TOOL_ERROR_SCHEMA: JsonSchema = {
   },
 };
 
-function result(structured: Record<string, unknown>, isError: boolean): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured, ...(isError ? { isError: true } : {}) };
-}
-
 export function successResult(operationId: string, requestId: string, response: unknown): CallToolResult {
-  return result({ operation_id: operationId, request_id: requestId, response }, false);
+  return toolResult({ operation_id: operationId, request_id: requestId, response }, false);
 }
 
 export function errorResult(operationId: string, requestId: string, error: ToolError): CallToolResult {
   const category = errorCategory(error.status);
-  return result(
+  return toolResult(
     {
       operation_id: operationId,
       request_id: requestId,

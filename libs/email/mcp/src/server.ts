@@ -1,16 +1,9 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, CallToolResult, ErrorCode, ListToolsRequestSchema, McpError, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { createToolServer, RouteRequest, RouteResponse, ToolArgumentError, toRouteRequest } from '@shared/mcp';
 import { MCP_SELECTION_HEADERS, mcpExclusion, McpSelection } from '@email/platform';
 import { errorResult, successResult } from './results';
-import { RouteRequest, ToolArgumentError, toRouteRequest } from './tool-request';
 import { EmailMcpTool } from './tools';
-
-/** The answer of an in-process REST request. */
-export interface RouteResponse {
-  status: number;
-  requestId: string | undefined;
-  body: unknown;
-}
 
 export interface EmailMcpConnection {
   /** Every tool of the app (the selection decides which are listed and callable). */
@@ -33,17 +26,17 @@ const INSTRUCTIONS =
 
 /** An MCP server for one request of a stateless connection: lists the selected tools and runs each as its REST route. */
 export function createEmailMcpServer(connection: EmailMcpConnection): Server {
-  const server = new Server({ name: EMAIL_MCP_SERVER_NAME, version: connection.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   const byName = new Map(connection.tools.map((tool) => [tool.name, tool]));
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: connection.tools.filter((tool) => mcpExclusion(tool.operation, connection.selection) === null).map(describe),
-  }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const tool = byName.get(request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}.`);
-    return callTool(connection, tool, request.params.arguments ?? {});
+  return createToolServer({
+    name: EMAIL_MCP_SERVER_NAME,
+    version: connection.version,
+    instructions: INSTRUCTIONS,
+    list: () => connection.tools.filter((tool) => mcpExclusion(tool.operation, connection.selection) === null).map(describe),
+    call: (name, args) => {
+      const tool = byName.get(name);
+      return tool && callTool(connection, tool, args);
+    },
   });
-  return server;
 }
 
 function describe(tool: EmailMcpTool): Tool {
@@ -73,7 +66,7 @@ async function callTool(connection: EmailMcpConnection, tool: EmailMcpTool, args
   }
   let request: RouteRequest;
   try {
-    request = toRouteRequest(tool, args);
+    request = toRouteRequest(tool.route, args);
   } catch (error) {
     if (!(error instanceof ToolArgumentError)) throw error;
     return errorResult(operationId, requestId, { status: 400, code: 'invalid_tool_arguments', message: error.message });
@@ -88,7 +81,7 @@ async function callTool(connection: EmailMcpConnection, tool: EmailMcpTool, args
     ...(selection.operationIds ? { [MCP_SELECTION_HEADERS.operationIds]: selection.operationIds.join(',') } : {}),
   };
   const response = await connection.invoke(request);
-  const answeredId = response.requestId ?? requestId;
+  const answeredId = response.headers['x-request-id'] ?? requestId;
   if (response.status >= 200 && response.status < 300) return successResult(operationId, answeredId, response.body ?? null);
   const error = (response.body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
   return errorResult(operationId, answeredId, {

@@ -1,9 +1,6 @@
 #!/usr/bin/env node
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { parseStdioArgs, runStdioBridge } from './stdio-bridge';
+import { runStdioBin } from '@shared/mcp';
+import { EMAIL_STDIO_BRIDGE } from './stdio';
 
-// stdout carries the protocol: anything for a person goes to stderr.
-runStdioBridge(parseStdioArgs(process.argv.slice(2), process.env), new StdioServerTransport()).catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+runStdioBin(EMAIL_STDIO_BRIDGE, new StdioServerTransport());

@@ -1,6 +1,6 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { errorCategory, errorResult } from './results';
-import { toRouteRequest, ToolArgumentError } from './tool-request';
+import { toRouteRequest, ToolArgumentError } from '@shared/mcp';
 import { buildEmailTools } from './tools';
 
 const json = (ref: string) => ({ content: { 'application/json': { schema: { $ref: `#/components/schemas/${ref}` } } } });
@@ -74,20 +74,20 @@ describe('email MCP tools', () => {
   });
 
   it('maps arguments to the REST request', () => {
-    expect(toRouteRequest(tool('subscribers_list'), { limit: 1 })).toEqual({ method: 'GET', url: '/v1/subscribers?limit=1', headers: {} });
-    expect(toRouteRequest(tool('subscribers_upsert'), { email: 'a@b.co', idempotency_key: 'k1' })).toEqual({
+    expect(toRouteRequest(tool('subscribers_list').route, { limit: 1 })).toEqual({ method: 'GET', url: '/v1/subscribers?limit=1', headers: {} });
+    expect(toRouteRequest(tool('subscribers_upsert').route, { email: 'a@b.co', idempotency_key: 'k1' })).toEqual({
       method: 'POST',
       url: '/v1/subscribers',
       headers: { 'idempotency-key': 'k1', 'content-type': 'application/json' },
       body: { email: 'a@b.co' },
     });
-    expect(toRouteRequest(tool('subscribers_remove_tag'), { subscriber_id: 'sub 1', tag_id: 'tag/2' }).url).toBe('/v1/subscribers/sub%201/tags/tag%2F2');
+    expect(toRouteRequest(tool('subscribers_remove_tag').route, { subscriber_id: 'sub 1', tag_id: 'tag/2' }).url).toBe('/v1/subscribers/sub%201/tags/tag%2F2');
   });
 
   it('refuses arguments it cannot place', () => {
-    expect(() => toRouteRequest(tool('subscribers_remove_tag'), { subscriber_id: 'sub_1' })).toThrow(ToolArgumentError);
-    expect(() => toRouteRequest(tool('subscribers_list'), { limit: 1, colour: 'red' })).toThrow(/colour/);
-    expect(() => toRouteRequest(tool('subscribers_list'), { limit: { deep: 1 } })).toThrow(/limit/);
+    expect(() => toRouteRequest(tool('subscribers_remove_tag').route, { subscriber_id: 'sub_1' })).toThrow(ToolArgumentError);
+    expect(() => toRouteRequest(tool('subscribers_list').route, { limit: 1, colour: 'red' })).toThrow(/colour/);
+    expect(() => toRouteRequest(tool('subscribers_list').route, { limit: { deep: 1 } })).toThrow(/limit/);
   });
 
   it('maps statuses to the contract categories', () => {

@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BearerStrategy, Public } from '@shared/auth';
 import { APP_CONFIG, AppConfig } from '@shared/config';
 import { DomainError, SharedErrors } from '@shared/errors';
+import { bearerChallenge, callsTools, POST_ONLY_ANSWER } from '@shared/mcp';
 import { EMAIL_SCOPES } from '@email/access';
 import { MCP_SELECTION_HEADERS, parseMcpSelection } from '@email/platform';
 import { McpEndpoint } from './mcp-endpoint';
@@ -20,7 +21,7 @@ export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource/mc
 @Public()
 @Controller()
 export class McpController {
-  private readonly challenge: string;
+  private readonly resourceMetadataUrl: string;
   private readonly resourceMetadata: Record<string, unknown>;
 
   constructor(
@@ -28,7 +29,7 @@ export class McpController {
     private readonly bearer: BearerStrategy,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.challenge = `Bearer resource_metadata="${config.publicBaseUrl}${PROTECTED_RESOURCE_PATH}"`;
+    this.resourceMetadataUrl = `${config.publicBaseUrl}${PROTECTED_RESOURCE_PATH}`;
     // The OAuth authorization server comes later: until then no authorization_servers are named, and keys are the credential.
     this.resourceMetadata = {
       resource: `${config.publicBaseUrl}${MCP_PATH}`,
@@ -49,10 +50,7 @@ export class McpController {
   @HttpCode(200)
   async mcp(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     if (request.method !== 'POST') {
-      await reply
-        .code(405)
-        .header('allow', 'POST')
-        .send({ jsonrpc: '2.0', error: { code: -32000, message: 'This MCP endpoint is stateless: send JSON-RPC messages with POST.' }, id: null });
+      await reply.code(405).header('allow', 'POST').send(POST_ONLY_ANSWER);
       return;
     }
     const query = request.query as Record<string, string | undefined>;
@@ -69,7 +67,7 @@ export class McpController {
       } catch (error) {
         // The exception filter renders the error; the challenge tells the client where the resource metadata is.
         if (error instanceof DomainError && error.status === 401) {
-          reply.header('www-authenticate', request.headers.authorization ? `${this.challenge}, error="invalid_token"` : this.challenge);
+          reply.header('www-authenticate', bearerChallenge(this.resourceMetadataUrl, Boolean(request.headers.authorization)));
         }
         throw error;
       }
@@ -77,10 +75,4 @@ export class McpController {
     const answer = await this.endpoint.handle({ url: request.url, headers: request.headers, body: request.body }, selection);
     await reply.code(answer.status).headers(answer.headers).send(answer.body);
   }
-}
-
-/** Whether a JSON-RPC message (or batch) asks to call a tool. */
-function callsTools(body: unknown): boolean {
-  const messages = Array.isArray(body) ? (body as unknown[]) : [body];
-  return messages.some((message) => (message as { method?: unknown } | null)?.method === 'tools/call');
 }

@@ -1,16 +1,17 @@
-import type { SchemaObject } from '@nestjs/swagger';
-
 /** A JSON Schema object (draft-07 with `$defs`, what MCP clients validate tool inputs and outputs with). */
 export type JsonSchema = { [key: string]: unknown };
+/** A schema of an OpenAPI document's components (3.0 or 3.1). */
+export type SchemaObject = JsonSchema;
 
 const COMPONENT_REF = '#/components/schemas/';
 /** OpenAPI-only keywords with no JSON Schema meaning, dropped. */
 const DROPPED = new Set(['example', 'examples', 'nullable', 'xml', 'discriminator', 'externalDocs', 'deprecated']);
 
 /**
- * Turns the OpenAPI 3.0 schemas of our generated document into standalone JSON Schemas: component references become
- * `$defs` entries carried by each schema that needs them, `nullable` becomes a null alternative, and boolean
- * `exclusiveMinimum`/`exclusiveMaximum` become numbers. The result describes exactly what the REST API accepts and answers.
+ * Turns the schemas of a generated OpenAPI document (3.0, or 3.1 where there is less to do) into standalone JSON
+ * Schemas: component references become `$defs` entries carried by each schema that needs them, `nullable` becomes a
+ * null alternative, and boolean `exclusiveMinimum`/`exclusiveMaximum` become numbers. The result describes exactly what
+ * the REST API accepts and answers.
  */
 export class SchemaConverter {
   private readonly converted = new Map<string, { schema: JsonSchema; refs: Set<string> }>();
