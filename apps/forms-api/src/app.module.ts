@@ -11,9 +11,13 @@ import { FormsModule, FormWorkspaceGuard } from '@forms/forms';
 import { SubmissionsModule } from '@forms/submissions';
 import { DraftBodyLimit } from './http/forms/draft-body-limit';
 import { DraftEditsController } from './http/forms/draft-edits.controller';
+import { FormStartsController } from './http/forms/form-starts.controller';
 import { FormsController } from './http/forms/forms.controller';
+import { FormsMcpController } from './http/mcp/mcp.controller';
+import { FormsMcpEndpoint } from './http/mcp/mcp-endpoint';
 import { MeController } from './http/me/me.controller';
 import { SubmissionsController } from './http/submissions/submissions.controller';
+import { WorkspacesController } from './http/workspaces/workspaces.controller';
 import { HostedPages } from './public/hosted-pages';
 import { PublicFormsController } from './public/public-forms.controller';
 import { UploadBodyParser } from './public/upload-body-parser';
@@ -33,7 +37,18 @@ export const FORMS_API_PORT = 3100;
     FormsModule,
     SubmissionsModule,
   ],
-  controllers: [HealthController, MeController, FormsController, DraftEditsController, SubmissionsController, PublicFormsController, SchemaPackController],
-  providers: [readinessChecksProvider(FormsPrisma), HostedPages, UploadBodyParser, DraftBodyLimit, SchemaPack],
+  controllers: [
+    HealthController,
+    MeController,
+    WorkspacesController,
+    FormsController,
+    FormStartsController,
+    DraftEditsController,
+    SubmissionsController,
+    PublicFormsController,
+    SchemaPackController,
+    FormsMcpController,
+  ],
+  providers: [readinessChecksProvider(FormsPrisma), HostedPages, UploadBodyParser, DraftBodyLimit, SchemaPack, FormsMcpEndpoint],
 })
 export class AppModule {}

@@ -42,6 +42,11 @@ export interface RouteInputOptions {
   idempotencyArgument?: string;
   /** REST name → tool argument name. */
   names?: Record<string, string>;
+  /**
+   * Offer a body that is one of several object shapes (`oneOf`/`anyOf`) as flat arguments too: the union of the
+   * shapes' properties (constants joined into an enum), open to anything else; the REST validation judges the shape.
+   */
+  flattenUnions?: boolean;
 }
 
 /** The tool argument that carries a request body that is not an object with named properties (or whose names clash). */
@@ -92,7 +97,7 @@ export function routeInput(
   const bodySchema = body?.content?.['application/json']?.schema;
   if (bodySchema) {
     route.bodyRequired = body?.required === true;
-    const named = objectSchema(converter, bodySchema);
+    const named = objectSchema(converter, bodySchema) ?? (options.flattenUnions ? unionObject(converter, bodySchema) : undefined);
     const fields = Object.keys((named?.properties as object | undefined) ?? {});
     if (named && fields.every((name) => !(rename(name) in properties))) {
       route.body = 'flat';
@@ -115,6 +120,29 @@ function objectSchema(converter: SchemaConverter, schema: JsonSchema): JsonSchem
   if (!resolved || resolved.type !== 'object' || !resolved.properties) return undefined;
   if (resolved.allOf || resolved.oneOf || resolved.anyOf || resolved.nullable) return undefined;
   return resolved;
+}
+
+/** One object schema holding the properties of every object branch of a `oneOf`/`anyOf` body (undefined for other bodies). */
+function unionObject(converter: SchemaConverter, schema: JsonSchema): JsonSchema | undefined {
+  const resolve = (node: JsonSchema) => (typeof node.$ref === 'string' ? converter.source(componentName(node.$ref)) : node);
+  const union = resolve(schema);
+  const branches = ((union?.oneOf ?? union?.anyOf) as JsonSchema[] | undefined)?.map(resolve);
+  if (!branches?.length || branches.some((branch) => !branch?.properties)) return undefined;
+  const properties: Record<string, JsonSchema> = {};
+  for (const branch of branches as JsonSchema[]) {
+    for (const [name, property] of Object.entries(branch.properties as Record<string, JsonSchema>)) {
+      const known = properties[name];
+      if (!known) properties[name] = property;
+      else if ('const' in property && ('const' in known || Array.isArray(known.enum))) {
+        const { const: first, ...rest } = known;
+        properties[name] = { ...rest, enum: [...((known.enum as unknown[]) ?? [first]), property.const] };
+      }
+    }
+  }
+  const required = (branches as JsonSchema[])
+    .map((branch) => (branch.required as string[] | undefined) ?? [])
+    .reduce((all, names) => all.filter((name) => names.includes(name)));
+  return { type: 'object', properties, ...(required.length ? { required } : {}) };
 }
 
 /** The schema of an operation's success answers (null for one without a JSON body), recording the components it uses. */

@@ -44,6 +44,7 @@ const EDIT_BODIES: Record<string, [part: string, controls: string]> = {
 
 const TAGS = [
   { name: 'Account', description: 'Check an API key and whom it belongs to.' },
+  { name: 'Workspaces', description: "The key owner's workspaces, and where new forms go." },
   { name: 'Forms', description: 'Create, read, change, publish, close and delete forms.' },
   { name: 'Draft editing', description: 'Change one step, field, step logic or the theme of a draft; every write returns the new draft_revision.' },
   { name: 'Submissions', description: 'Submit answers to a published form and read what was submitted.' },

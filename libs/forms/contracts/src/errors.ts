@@ -111,6 +111,7 @@ export const FORMS_ERROR_CODES = defineErrorCodes({
   workspace_not_found: { type: 'not_found', description: 'The workspace named does not exist or the caller is not a member of it.' },
   submission_not_found: { type: 'not_found', description: 'The form has no submission with this id.' },
   upload_not_found: { type: 'not_found', description: 'The form has no upload with this id.' },
+  starter_template_not_found: { type: 'not_found', description: 'No starter template has this id (list them with GET /api/v1/starter-templates).' },
   asset_not_found: { type: 'not_found', description: 'No hosted-page asset has this file name (the script name changes with every build).' },
   owner_not_found: { type: 'not_found', description: 'No account has this owner id (admin commands).' },
   api_key_not_found: { type: 'not_found', description: 'No active API key has this id (admin commands).' },

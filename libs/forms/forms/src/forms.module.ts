@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuthChangesModule } from '@shared/auth';
 import { DraftEditor } from './draft-editor.service';
+import { FormStarts } from './form-starts.service';
 import { FormWorkspaceGuard } from './form-workspace.guard';
 import { FormsRepository } from './forms.repository';
 import { FormsService } from './forms.service';
@@ -22,7 +23,8 @@ import { WorkspaceContextResolver } from './workspace-context';
     WorkspaceAccess,
     WorkspaceContextResolver,
     FormWorkspaceGuard,
+    FormStarts,
   ],
-  exports: [FormsService, DraftEditor, PublishedForms, WorkspaceContextResolver, FormWorkspaceGuard],
+  exports: [FormStarts, FormsService, DraftEditor, PublishedForms, WorkspaceContextResolver, FormWorkspaceGuard],
 })
 export class FormsModule {}

@@ -10,4 +10,7 @@ export * from './form-view';
 export * from './dto';
 export * from './responses.dto';
 export * from './edit-body';
+export * from './starter-templates';
+export * from './form-starts.dto';
+export * from './form-starts.service';
 export { draftTooLarge } from './draft-errors';

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal, RequireScopes } from '@shared/auth';
+import { Idempotent } from '@shared/idempotency';
 import { parseLimit } from '@shared/pagination';
 import {
   CreateFormDto,
@@ -33,6 +34,7 @@ export class FormsController {
 
   @Post()
   @RequireScopes('forms:create')
+  @Idempotent()
   @ApiOperation({ operationId: 'createForm', summary: 'Create a form' })
   @ApiCreatedResponse({ type: FormDetailDto })
   @ApiErrors(400, 404, 409, 413)

@@ -1,0 +1,75 @@
+import { Body, Controller, Get, Param, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, Principal, RequireScopes } from '@shared/auth';
+import { Idempotent } from '@shared/idempotency';
+import {
+  DraftValidationDto,
+  FormDetailDto,
+  FormStarts,
+  FormsWorkspaceContext,
+  FormWorkspace,
+  NewFormPlacementDto,
+  STARTER_TEMPLATES,
+  StarterTemplateListDto,
+  WorkspaceContextResolver,
+} from '@forms/forms';
+import { ApiErrors } from '../../schema-pack/error-response';
+
+/** Starting points for new forms (starter templates, copies) and the publish check of a draft. */
+@ApiTags('Forms')
+@Controller('api/v1')
+export class FormStartsController {
+  constructor(
+    private readonly starts: FormStarts,
+    private readonly workspaces: WorkspaceContextResolver,
+  ) {}
+
+  @Get('starter-templates')
+  @RequireScopes('forms:read')
+  @ApiOperation({ operationId: 'listStarterTemplates', summary: 'List the built-in starter templates' })
+  @ApiOkResponse({ type: StarterTemplateListDto })
+  listStarterTemplates(): StarterTemplateListDto {
+    return { data: [...STARTER_TEMPLATES] };
+  }
+
+  @Post('starter-templates/:template_id/forms')
+  @RequireScopes('forms:create')
+  @Idempotent()
+  @ApiOperation({ operationId: 'createFormFromStarterTemplate', summary: 'Create a draft form from a starter template' })
+  @ApiCreatedResponse({ type: FormDetailDto })
+  @ApiErrors(400, 404, 409)
+  async createFromStarterTemplate(
+    @CurrentPrincipal() p: Principal,
+    @Param('template_id') templateId: string,
+    @Body() body: NewFormPlacementDto,
+  ): Promise<FormDetailDto> {
+    const target = await this.workspaces.forCreate(p, body.workspaceId ?? body.workspace_id);
+    return this.starts.fromStarter(target, templateId, body.title);
+  }
+
+  @Post('forms/:form_id/clone')
+  @RequireScopes('forms:read', 'forms:create')
+  @Idempotent()
+  @ApiOperation({ operationId: 'cloneForm', summary: "Copy a form's current draft into a new draft form" })
+  @ApiCreatedResponse({ type: FormDetailDto })
+  @ApiErrors(400, 404, 409)
+  async clone(
+    @CurrentPrincipal() p: Principal,
+    @FormWorkspace('view') source: FormsWorkspaceContext,
+    @Param('form_id') formId: string,
+    @Body() body: NewFormPlacementDto,
+  ): Promise<FormDetailDto> {
+    // Without a workspace named, the copy stays beside the original when the caller may create there.
+    const named = body.workspaceId ?? body.workspace_id ?? (source.role === 'viewer' ? undefined : source.workspaceId);
+    return this.starts.clone(source, formId, await this.workspaces.forCreate(p, named), body.title);
+  }
+
+  @Get('forms/:form_id/draft/validation')
+  @RequireScopes('forms:read')
+  @ApiOperation({ operationId: 'validateDraft', summary: 'Check whether the current draft can be published, and why not' })
+  @ApiOkResponse({ type: DraftValidationDto })
+  @ApiErrors(404)
+  validateDraft(@FormWorkspace('view') workspace: FormsWorkspaceContext, @Param('form_id') formId: string): Promise<DraftValidationDto> {
+    return this.starts.validateDraft(workspace, formId);
+  }
+}

@@ -1,0 +1,5 @@
+export * from './catalogue';
+export * from './results';
+export * from './tools';
+export * from './server';
+export * from './stdio';

@@ -1,0 +1,106 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { createToolServer, RouteRequest, RouteResponse, ToolArgumentError, toRouteRequest } from '@shared/mcp';
+import { errorResult, routeError, successResult } from './results';
+import { FormsMcpTool, findTool } from './tools';
+
+export interface FormsMcpConnection {
+  tools: readonly FormsMcpTool[];
+  /** The caller's Authorization header, passed to every REST request unchanged. */
+  authorization: string | undefined;
+  /** Runs one REST request in-process (every guard, pipe and rule of the route applies). */
+  invoke(request: RouteRequest): Promise<RouteResponse>;
+  newRequestId(): string;
+  version: string;
+}
+
+export const FORMS_MCP_SERVER_NAME = 'postline-forms';
+
+const INSTRUCTIONS =
+  'Tools of the Postline forms service. Call postline_list_workspaces first and create in recommendedCreateWorkspaceId ' +
+  '(ask the user when it is null); create with a stable idempotencyKey; carry the newest draftRevision through every edit ' +
+  '(on a conflict, re-read with postline_get_form and reapply); call postline_validate_draft before publishing; publish ' +
+  'only on explicit request and return publicUrl. Results are {operation_id, response} or, with isError, ' +
+  '{operation_id, error:{category, status, code, message, retryable, recovery}}. Payment fields are not available here.';
+
+/** An MCP server for one request of a stateless connection: lists every tool and runs each as its REST route. */
+export function createFormsMcpServer(connection: FormsMcpConnection): Server {
+  return createToolServer({
+    name: FORMS_MCP_SERVER_NAME,
+    version: connection.version,
+    instructions: INSTRUCTIONS,
+    list: () => connection.tools.map(describe),
+    call: (name, args) => {
+      const tool = findTool(connection.tools, name);
+      return tool && callTool(connection, tool, args);
+    },
+  });
+}
+
+function describe(tool: FormsMcpTool): Tool {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: tool.inputSchema as Tool['inputSchema'],
+    outputSchema: tool.outputSchema as Tool['outputSchema'],
+    annotations: tool.annotations,
+    _meta: { 'postline/scopes': tool.scopes },
+  };
+}
+
+/** Whether any object in the arguments is a payment field (`type: "payment"`), at any depth. */
+function holdsPaymentField(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(holdsPaymentField);
+  if (!value || typeof value !== 'object') return false;
+  return (value as { type?: unknown }).type === 'payment' || Object.values(value).some(holdsPaymentField);
+}
+
+/** The tool's own argument rules, before any request: required and omitted arguments, no payment fields. */
+function argumentProblem(tool: FormsMcpTool, args: Record<string, unknown>): { code: string; message: string } | undefined {
+  const missing = (tool.spec.required ?? []).filter((name) => args[name] === undefined || args[name] === null);
+  if (missing.length) return { code: 'invalid_tool_arguments', message: `${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} required.` };
+  const refused = (tool.spec.omit ?? []).filter((name) => args[name] !== undefined);
+  if (refused.length) return { code: 'invalid_tool_arguments', message: `${tool.name} does not take ${refused.join(', ')}.` };
+  if (holdsPaymentField(args)) return { code: 'payment_fields_not_available', message: 'Payment fields are not available through MCP; add them in the app.' };
+  return undefined;
+}
+
+async function callTool(connection: FormsMcpConnection, tool: FormsMcpTool, args: Record<string, unknown>): Promise<CallToolResult> {
+  const problem = argumentProblem(tool, args);
+  if (problem) return errorResult(tool.name, { status: 400, ...problem });
+  let request: RouteRequest;
+  try {
+    request = toRouteRequest(tool.route, args);
+  } catch (error) {
+    if (!(error instanceof ToolArgumentError)) throw error;
+    return errorResult(tool.name, { status: 400, code: 'invalid_tool_arguments', message: error.message });
+  }
+  const run = (route: RouteRequest) =>
+    connection.invoke({
+      ...route,
+      headers: {
+        ...route.headers,
+        ...(connection.authorization ? { authorization: connection.authorization } : {}),
+        'x-request-id': connection.newRequestId(),
+      },
+    });
+  const response = await run(request);
+  if (response.status < 200 || response.status >= 300) return errorResult(tool.name, routeError(response));
+  const body = response.body as Record<string, unknown>;
+  const form = body.data as { id: string; draft_revision: number; draft_updated_at: number; public_url: string };
+  switch (tool.spec.extra) {
+    case 'created_form':
+      return successResult(tool.name, { ...body, form, draft_revision: form.draft_revision, draft_updated_at: form.draft_updated_at });
+    case 'published_form':
+      return successResult(tool.name, { ...body, form, publicUrl: form.public_url });
+    case 'form_with_validation': {
+      const validate = connection.tools.find((candidate) => candidate.spec.operationId === 'validateDraft')!;
+      const validation = await run(toRouteRequest(validate.route, { formId: form.id }));
+      if (validation.status !== 200) return errorResult(tool.name, routeError(validation));
+      return successResult(tool.name, { ...body, form, draftValidation: (validation.body as { validation: unknown }).validation });
+    }
+    default:
+      return successResult(tool.name, response.body ?? null);
+  }
+}
