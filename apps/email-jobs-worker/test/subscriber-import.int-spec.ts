@@ -10,6 +10,7 @@ import type { Queue } from 'bullmq';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Client } from 'pg';
 import { EmailQueues } from '@email/contracts';
 import { EmailPrisma } from '@email/data-access';
 import { detectFormat, ImportRunner } from '@email/jobs';
@@ -163,5 +164,40 @@ describe('email-jobs-worker: subscriber imports', () => {
     expect(job.status).toBe('Failed');
     expect(job.error_message).toMatch(/line 4/);
     expect(job.processed_rows).toBe(2);
+  });
+
+  it('retries a batch whose new subscriber another writer created meanwhile, reading it as existing', async () => {
+    const other = new Client({ connectionString: process.env.EMAIL_DATABASE_URL });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query(
+        `INSERT INTO subscribers (id, workspace_id, email, name, created_at, updated_at) VALUES ('sub_race', $1, 'race@example.com', 'Racer', now(), now())`,
+        [WS],
+      );
+      const jobId = await importJob(Buffer.from('E-mail,Name,Land,Status,Size\nrace@example.com,Imported,,,\n'), { tagIds: ['tag_vip'] });
+      const job = runQueued(jobId);
+      // The import did not see the uncommitted row; its insert now waits on it, and fails once it commits.
+      let waiting = false;
+      for (let i = 0; i < 200 && !waiting; i++) {
+        const rows = await prisma.$queryRaw<Array<{ n: number }>>`
+          SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO subscribers%'`;
+        waiting = rows[0].n === 1;
+        if (!waiting) await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      expect(waiting).toBe(true);
+      await other.query('COMMIT');
+      expect(await job).toMatchObject({ status: 'Completed', created_count: 0, updated_count: 1, rejected_count: 0 });
+      // The batch was retried inside the run, not by the queue after a failed attempt.
+      expect((await queue.getJob(jobId))!.stacktrace).toEqual([]);
+      expect(await prisma.subscriber.findFirstOrThrow({ where: { workspace_id: WS, email: 'race@example.com' } })).toMatchObject({
+        id: 'sub_race',
+        name: 'Imported',
+      });
+      expect(await tagCount('tag_vip')).toBe(4 + 9 + 1);
+      expect(await prisma.subscriberTag.count({ where: { tag_id: 'tag_vip' } })).toBe(4 + 9 + 1);
+    } finally {
+      await other.end();
+    }
   });
 });

@@ -1,9 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { PoolClient } from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import { randomInt } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { EmailSql } from '@email/data-access';
 import { activationNeedsConsent, SubscriberStatusName } from '@email/audience';
 import { IdGenerator, WorkspaceId } from '@shared/core';
+import { isUniqueViolation } from '@shared/errors';
 import { CompiledMapping, ImportRow, Rejection } from './import-mapping';
 
 /** The counters one batch moves. */
@@ -38,9 +42,11 @@ const TAG_COUNT_SHARDS = 32;
 
 /**
  * Applies one batch of validated rows in one transaction, set-based: the batch's existing subscribers are read and
- * locked in one statement, new ones inserted in one, changed ones updated in one, then memberships, the tag counters,
- * the outbox events and the rejected rows, each in one statement; last the job's checkpoint moves, guarded by the
- * checkpoint it expected, so a batch commits once however often a job is retried.
+ * locked in one statement; new ones are streamed with COPY into a temporary staging table, from which three plain
+ * INSERT … SELECT statements write them, their memberships and their `subscriber.created` events; changed ones are
+ * updated in one statement; then the memberships of existing subscribers, the tag counters, their events and the
+ * rejected rows, each in one statement; last the job's checkpoint moves, guarded by the checkpoint it expected, so a
+ * batch commits once however often a job is retried.
  */
 @Injectable()
 export class ImportBatchWriter {
@@ -112,14 +118,17 @@ export class ImportBatchWriter {
       counts.created = inserts.length;
       counts.updated = updates.length;
       if (!target.dryRun) {
-        await this.insert(client, workspaceId, inserts);
+        const tagIds = await this.lockTags(client, workspaceId, target.tagIds);
+        await this.insert(client, workspaceId, target, tagIds, inserts);
         await this.update(
           client,
           workspaceId,
           updates.map((update) => update.next),
         );
-        const tagged = await this.addMemberships(client, workspaceId, target, [...members, ...inserts.map((row) => row.id)]);
-        await this.recordEvents(client, workspaceId, inserts, updates, tagged);
+        const tagged = await this.addMemberships(client, workspaceId, target, tagIds, members);
+        for (const tagId of tagIds) if (inserts.length) tagged.added.set(tagId, (tagged.added.get(tagId) ?? 0) + inserts.length);
+        await this.moveTagCounts(client, workspaceId, tagged.added);
+        await this.recordEvents(client, workspaceId, updates, tagged.subscribers);
       }
       await this.recordRejections(client, workspaceId, target.jobId, rejections);
       await this.checkpoint(client, workspaceId, target.jobId, fromRow, throughRow, counts);
@@ -137,29 +146,68 @@ export class ImportBatchWriter {
     return new Map(rows.map((row) => [row.email, row]));
   }
 
-  /**
-   * New subscribers in one statement. An email another writer created since the batch's read makes the insert skip it
-   * and the batch fail: the retry reads it as existing.
-   */
-  private async insert(client: PoolClient, workspaceId: WorkspaceId, rows: Stored[]): Promise<void> {
-    if (!rows.length) return;
-    const { rowCount } = await client.query({
-      name: 'import_insert',
-      text: `INSERT INTO subscribers (id, workspace_id, email, name, status, country, custom_fields, subscribed_at, created_at, updated_at)
-             SELECT u.id, $1, u.email, u.name, u.status::"SubscriberStatus", u.country, u.custom_fields::jsonb, now(), now(), now()
-             FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS u (id, email, name, status, country, custom_fields)
-             ON CONFLICT (workspace_id, email) DO NOTHING`,
-      values: [
-        workspaceId,
-        rows.map((row) => row.id),
-        rows.map((row) => row.email),
-        rows.map((row) => row.name),
-        rows.map((row) => row.status),
-        rows.map((row) => row.country),
-        rows.map((row) => JSON.stringify(row.custom_fields)),
-      ],
+  /** The job's tags that still exist, locked against deletion until the batch commits. */
+  private async lockTags(client: PoolClient, workspaceId: WorkspaceId, tagIds: string[]): Promise<string[]> {
+    if (!tagIds.length) return [];
+    const { rows } = await client.query<{ id: string }>({
+      name: 'import_lock_tags',
+      text: 'SELECT id FROM tags WHERE workspace_id = $1 AND id = ANY($2::text[]) ORDER BY id FOR KEY SHARE',
+      values: [workspaceId, tagIds],
     });
-    if (rowCount !== rows.length) throw new ConcurrentImportWrite();
+    return rows.map((row) => row.id);
+  }
+
+  /**
+   * New subscribers, their memberships and their `subscriber.created` events: the rows go to a temporary table by COPY
+   * (no parameter arrays to build and parse), then each target is one plain INSERT … SELECT (none can meet an existing
+   * row, so none needs ON CONFLICT's per-row speculative insertion). An email another writer created since the batch's
+   * read fails the insert with a unique violation; the batch rolls back and its retry reads that subscriber as existing.
+   */
+  private async insert(client: PoolClient, workspaceId: WorkspaceId, target: BatchTarget, tagIds: string[], rows: Stored[]): Promise<void> {
+    if (!rows.length) return;
+    await client.query(STAGING_TABLE);
+    const lines = function* (ids: IdGenerator): Generator<string> {
+      for (let i = 0; i < rows.length; i += 1000) {
+        let chunk = '';
+        for (const row of rows.slice(i, i + 1000))
+          chunk += `${[row.id, row.email, row.name, row.status, row.country, JSON.stringify(row.custom_fields), ids.newId('evt')].map(copyText).join('\t')}\n`;
+        yield chunk;
+      }
+    };
+    await pipeline(Readable.from(lines(this.ids)), client.query(copyFrom('COPY import_new_subscribers FROM STDIN')));
+    try {
+      await client.query({
+        name: 'import_insert',
+        text: `INSERT INTO subscribers (id, workspace_id, email, name, status, country, custom_fields, subscribed_at, created_at, updated_at)
+               SELECT n.id, $1, n.email, n.name, n.status::"SubscriberStatus", n.country, n.custom_fields, now(), now(), now() FROM import_new_subscribers n`,
+        values: [workspaceId],
+      });
+    } catch (error) {
+      if (isUniqueViolation(error, 'email')) throw new ConcurrentImportWrite();
+      throw error;
+    }
+    if (tagIds.length)
+      await client.query({
+        name: 'import_tag_new',
+        text: `INSERT INTO subscriber_tags (workspace_id, subscriber_id, tag_id, created_at)
+               SELECT $1, n.id, t, now() FROM import_new_subscribers n CROSS JOIN unnest($2::text[]) AS t`,
+        values: [workspaceId, tagIds],
+      });
+    if (target.sequenceIds.length)
+      await client.query({
+        name: 'import_enroll_new',
+        text: `INSERT INTO sequence_enrollments (workspace_id, subscriber_id, sequence_id, state, enrolled_at, updated_at)
+               SELECT $1, n.id, q.id, 'active', now(), now() FROM import_new_subscribers n
+               CROSS JOIN (SELECT id FROM sequences WHERE workspace_id = $1 AND id = ANY($2::text[])) AS q`,
+        values: [workspaceId, target.sequenceIds],
+      });
+    await client.query({
+      name: 'import_outbox_created',
+      text: `INSERT INTO outbox_events (id, workspace_id, type, payload, created_at)
+             SELECT n.event_id, $1, 'subscriber.created', jsonb_build_object('subscriber', jsonb_build_object('id', n.id), 'status', n.status), now()
+             FROM import_new_subscribers n`,
+      values: [workspaceId],
+    });
   }
 
   private async update(client: PoolClient, workspaceId: WorkspaceId, rows: Stored[]): Promise<void> {
@@ -182,34 +230,29 @@ export class ImportBatchWriter {
   }
 
   /**
-   * Every row's subscriber gets the job's tags and sequences; only memberships that are new move a tag's counter (by
-   * exactly how many were added, on one shard), so the counts stay exact. Returns the subscribers that got a new tag.
+   * The existing subscribers of the batch get the job's tags and sequences; only memberships that are new move a tag's
+   * counter, so the counts stay exact. Returns the subscribers that got a new tag and how many each tag gained.
    */
-  private async addMemberships(client: PoolClient, workspaceId: WorkspaceId, target: BatchTarget, subscriberIds: string[]): Promise<Set<string>> {
-    const tagged = new Set<string>();
+  private async addMemberships(
+    client: PoolClient,
+    workspaceId: WorkspaceId,
+    target: BatchTarget,
+    tagIds: string[],
+    subscriberIds: string[],
+  ): Promise<{ subscribers: Set<string>; added: Map<string, number> }> {
+    const tagged = { subscribers: new Set<string>(), added: new Map<string, number>() };
     if (!subscriberIds.length) return tagged;
-    if (target.tagIds.length) {
+    if (tagIds.length) {
       const { rows } = await client.query<{ subscriber_id: string; tag_id: string }>({
         name: 'import_add_tags',
         text: `INSERT INTO subscriber_tags (workspace_id, subscriber_id, tag_id, created_at)
-               SELECT $1, s, t.id, now() FROM unnest($2::text[]) AS s
-               CROSS JOIN (SELECT id FROM tags WHERE workspace_id = $1 AND id = ANY($3::text[]) ORDER BY id FOR KEY SHARE) AS t
+               SELECT $1, s, t, now() FROM unnest($2::text[]) AS s CROSS JOIN unnest($3::text[]) AS t
                ON CONFLICT DO NOTHING RETURNING subscriber_id, tag_id`,
-        values: [workspaceId, subscriberIds, target.tagIds],
+        values: [workspaceId, subscriberIds, tagIds],
       });
-      const added = new Map<string, number>();
       for (const row of rows) {
-        tagged.add(row.subscriber_id);
-        added.set(row.tag_id, (added.get(row.tag_id) ?? 0) + 1);
-      }
-      if (added.size) {
-        await client.query({
-          name: 'import_tag_counts',
-          text: `INSERT INTO tag_count_shards (tag_id, shard, workspace_id, delta)
-                 SELECT u.tag_id, $2::smallint, $1, u.delta FROM unnest($3::text[], $4::int[]) AS u (tag_id, delta) ORDER BY u.tag_id
-                 ON CONFLICT (tag_id, shard) DO UPDATE SET delta = tag_count_shards.delta + EXCLUDED.delta`,
-          values: [workspaceId, randomInt(TAG_COUNT_SHARDS), [...added.keys()], [...added.values()]],
-        });
+        tagged.subscribers.add(row.subscriber_id);
+        tagged.added.set(row.tag_id, (tagged.added.get(row.tag_id) ?? 0) + 1);
       }
     }
     if (target.sequenceIds.length) {
@@ -226,15 +269,26 @@ export class ImportBatchWriter {
     return tagged;
   }
 
-  /** The same events the upsert writes, for the whole batch in one insert. */
+  /** Each tag's counter moves by exactly the memberships the batch added, on one shard. */
+  private async moveTagCounts(client: PoolClient, workspaceId: WorkspaceId, added: Map<string, number>): Promise<void> {
+    if (!added.size) return;
+    await client.query({
+      name: 'import_tag_counts',
+      text: `INSERT INTO tag_count_shards (tag_id, shard, workspace_id, delta)
+             SELECT u.tag_id, $2::smallint, $1, u.delta FROM unnest($3::text[], $4::int[]) AS u (tag_id, delta) ORDER BY u.tag_id
+             ON CONFLICT (tag_id, shard) DO UPDATE SET delta = tag_count_shards.delta + EXCLUDED.delta`,
+      values: [workspaceId, randomInt(TAG_COUNT_SHARDS), [...added.keys()], [...added.values()]],
+    });
+  }
+
+  /** The same events the upsert writes for the batch's existing subscribers, in one insert (created ones got theirs with the insert). */
   private async recordEvents(
     client: PoolClient,
     workspaceId: WorkspaceId,
-    inserts: Stored[],
     updates: Array<{ next: Stored; changed: string[]; previousStatus: SubscriberStatusName }>,
     tagged: Set<string>,
   ): Promise<void> {
-    const events: Array<[string, Record<string, unknown>]> = inserts.map((row) => ['subscriber.created', { subscriber: { id: row.id }, status: row.status }]);
+    const events: Array<[string, Record<string, unknown>]> = [];
     const updatedIds = new Set<string>();
     for (const { next, changed, previousStatus } of updates) {
       const fields = changed.filter((field) => field !== 'status');
@@ -244,8 +298,7 @@ export class ImportBatchWriter {
       if (next.status !== previousStatus)
         events.push(['subscriber.status_changed', { subscriber: { id: next.id }, previous_status: previousStatus, status: next.status }]);
     }
-    const created = new Set(inserts.map((row) => row.id));
-    for (const id of tagged) if (!created.has(id) && !updatedIds.has(id)) events.push(['subscriber.updated', { subscriber: { id }, changed_fields: ['tags'] }]);
+    for (const id of tagged) if (!updatedIds.has(id)) events.push(['subscriber.updated', { subscriber: { id }, changed_fields: ['tags'] }]);
     if (!events.length) return;
     await client.query({
       name: 'import_outbox',
@@ -291,6 +344,15 @@ export class ImportBatchWriter {
     if (rowCount !== 1) throw new ConcurrentImportWrite();
   }
 }
+
+/** Where a batch's new subscribers are staged: one per connection, emptied by every commit (and any rollback). */
+const STAGING_TABLE = `CREATE TEMPORARY TABLE IF NOT EXISTS import_new_subscribers (
+  id text NOT NULL, email text NOT NULL, name text NOT NULL, status text NOT NULL, country text, custom_fields jsonb NOT NULL, event_id text NOT NULL
+) ON COMMIT DELETE ROWS`;
+
+/** A value in COPY's text format: `\N` for null; backslash, tab, newline and carriage return escaped. */
+const copyText = (value: string | null): string =>
+  value === null ? '\\N' : value.replace(/[\\\t\n\r]/g, (char) => (char === '\\' ? '\\\\' : char === '\t' ? '\\t' : char === '\n' ? '\\n' : '\\r'));
 
 /** Another writer got in between (a subscriber created meanwhile, or another run of the job): the batch rolls back and is retried. */
 export class ConcurrentImportWrite extends Error {
