@@ -24,6 +24,8 @@ const OUTSIDE_THE_PACK: { route: RegExp; why: string }[] = [
   { route: /^\w+ \/api\/(forms|workspaces)\//, why: 'app-session endpoints (response exports, integrations), not the API-key transport' },
   { route: /^\w+ \/api\/payments\//, why: 'inbound payment-provider webhooks' },
   { route: /^GET \/(openapi\.yaml|llms\.txt|api-docs\.txt)$/, why: 'the pack itself, in its other forms' },
+  { route: /^(GET|POST) \/api\/mcp$/, why: "the MCP endpoint, whose tools run the pack's operations" },
+  { route: /^GET \/\.well-known\/oauth-protected-resource\/api\/mcp$/, why: "the MCP endpoint's protected-resource metadata (RFC 9728)" },
 ];
 
 type Method = DocumentedOperation['method'];

@@ -1,4 +1,4 @@
-import { All, Controller, Get, Header, HttpCode, Inject, Req, Res } from '@nestjs/common';
+import { Controller, Get, Header, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BearerStrategy, Public } from '@shared/auth';
@@ -47,13 +47,14 @@ export class FormsMcpController {
     return this.resourceMetadata;
   }
 
-  @All(MCP_PATH.slice(1))
+  @Get(MCP_PATH.slice(1))
+  async get(@Res() reply: FastifyReply): Promise<void> {
+    await reply.code(405).header('allow', 'POST').send(POST_ONLY_ANSWER);
+  }
+
+  @Post(MCP_PATH.slice(1))
   @HttpCode(200)
   async mcp(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    if (request.method !== 'POST') {
-      await reply.code(405).header('allow', 'POST').send(POST_ONLY_ANSWER);
-      return;
-    }
     if (callsTools(request.body)) {
       try {
         await this.bearer.verifyAuthorization(request.ip, request.headers.authorization);
