@@ -3,6 +3,7 @@ import { ConfigModule } from '@shared/config';
 import { CoreModule } from '@shared/core';
 import { EmailDataAccessModule } from '@email/data-access';
 import { EmailAccessModule } from '@email/access';
+import { EmailUsersModule } from '@email/oauth';
 import { ConnectionKeyRotationModule } from '@email/delivery';
 import { EmailWorkspaceModule } from '@email/workspace';
 import { SigningSecretKeyRotationModule } from '@email/webhooks';
@@ -15,6 +16,7 @@ import { FormsAccountsModule } from '@forms/accounts';
     CoreModule,
     EmailDataAccessModule,
     EmailAccessModule,
+    EmailUsersModule,
     ConnectionKeyRotationModule,
     SigningSecretKeyRotationModule,
     EmailWorkspaceModule,

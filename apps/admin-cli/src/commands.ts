@@ -1,6 +1,7 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { parseArgs } from 'node:util';
 import { AccessService } from '@email/access';
+import { UsersService } from '@email/oauth';
 import { ConnectionKeyRotation } from '@email/delivery';
 import { WorkspaceService } from '@email/workspace';
 import { SigningSecretKeyRotation } from '@email/webhooks';
@@ -18,6 +19,14 @@ const CliErrors = errorFactory(
 );
 
 type Command = (app: INestApplicationContext, args: string[]) => Promise<unknown>;
+
+/** Standard input up to its end, without the final line break: passwords never appear on the command line (`ps`). */
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) return '';
+  let text = '';
+  for await (const chunk of process.stdin) text += String(chunk);
+  return text.replace(/\r?\n$/, '');
+}
 
 function options(args: string[], spec: Record<string, { required?: boolean }>): Record<string, string | undefined> {
   let values: Record<string, string | boolean | undefined>;
@@ -65,6 +74,11 @@ export const COMMANDS: Record<string, Command> = {
       country: o.country,
       time_zone: o['time-zone'],
     });
+  },
+  /** A person who signs in to approve agent apps, as a member of the listed workspaces; the password comes on standard input. */
+  'create-user': async (app, args) => {
+    const o = options(args, { email: { required: true }, workspace: { required: true }, name: {} });
+    return app.get(UsersService).createUser({ email: o.email!, name: o.name ?? '', password: await readStdin(), workspaceIds: scopesOf(o.workspace!) });
   },
   'create-api-key': async (app, args) => {
     const o = options(args, { workspace: { required: true }, scopes: { required: true }, name: {}, 'expires-at': {} });

@@ -7,7 +7,7 @@ import { HealthController, HttpAppOptions, readinessChecksProvider } from '@shar
 import { RedisModule } from '@shared/redis';
 import { QueueModule } from '@shared/queue';
 import { EmailDataAccessModule, EmailPrisma } from '@email/data-access';
-import { EmailAccessModule, EmailCredentialVerifier } from '@email/access';
+import { EmailBearerVerifier, EmailOAuthModule } from '@email/oauth';
 import { EmailWorkspaceModule } from '@email/workspace';
 import { EMAIL_PLATFORM_PROVIDERS } from '@email/platform';
 import { EmailAudienceModule } from '@email/audience';
@@ -19,7 +19,8 @@ import { EmailJobsApiModule } from '@email/jobs';
 import { EmailWebhookSubscriptionsModule } from '@email/webhooks';
 import { PlatformController } from './http/platform/platform.controller';
 import { DiscoveryFilesController } from './http/platform/discovery-files.controller';
-import { NotYetAvailableController } from './http/platform/not-yet-available.controller';
+import { OAuthController } from './http/oauth/oauth.controller';
+import { AccountController } from './http/account/account.controller';
 import { DocsController } from './http/docs/docs.controller';
 import { WorkspaceController } from './http/workspace/workspace.controller';
 import { SubscribersController } from './http/subscribers/subscribers.controller';
@@ -65,7 +66,8 @@ export const EMAIL_HTTP_OPTIONS: HttpAppOptions = {
     RedisModule,
     QueueModule.forRoot(),
     EmailDataAccessModule,
-    AuthModule.forRoot({ imports: [EmailAccessModule], verifier: EmailCredentialVerifier, after: [RateLimitGuard] }),
+    AuthModule.forRoot({ imports: [EmailOAuthModule], verifier: EmailBearerVerifier, after: [RateLimitGuard] }),
+    EmailOAuthModule,
     EmailWorkspaceModule,
     EmailAudienceModule,
     EmailDeliveryModule,
@@ -82,7 +84,8 @@ export const EMAIL_HTTP_OPTIONS: HttpAppOptions = {
     HealthController,
     PlatformController,
     DiscoveryFilesController,
-    NotYetAvailableController,
+    OAuthController,
+    AccountController,
     DocsController,
     WorkspaceController,
     SubscribersController,

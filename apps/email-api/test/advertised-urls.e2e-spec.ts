@@ -168,13 +168,12 @@ describe('email-api: every advertised URL answers', () => {
     await h.as('').get('/').expect(302).expect('location', '/docs');
   });
 
-  it.each([
-    ['GET', '/.well-known/openid-configuration', 'oauth_not_available'],
-    ['POST', '/oauth/token', 'oauth_not_available'],
-  ] as const)('%s %s answers 501 %s, with or without a key', async (method, path, code) => {
+  it('serves the OAuth metadata and answers the token endpoint with an OAuth error, with or without a key', async () => {
     for (const key of [undefined, '']) {
-      const res = await h.as(key).request(method.toLowerCase() as 'post' | 'get' | 'delete', path);
-      expect({ status: res.status, body: res.body }).toEqual({ status: 501, body: { error: { type: 'api_error', code, message: expect.any(String) } } });
+      const metadata = await h.as(key).get('/.well-known/openid-configuration').expect(200);
+      expect(metadata.body).toMatchObject({ token_endpoint: expect.stringMatching(/\/oauth\/token$/), code_challenge_methods_supported: ['S256'] });
+      const token = await h.as(key).post('/oauth/token').type('form').send({ grant_type: 'password' }).expect(400);
+      expect(token.body).toEqual({ error: 'invalid_request', error_description: 'client_id is required.' });
     }
   });
 });

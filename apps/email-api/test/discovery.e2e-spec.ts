@@ -188,10 +188,8 @@ describe('email-api: discovery (OpenAPI document, capabilities, llms files, API 
       expect(data.version).toBe('v1');
       expect(data.workspace).toEqual({ id: h.workspaceId, name: 'Test workspace' });
       expect(data.capability_mode).toBe('effective');
-      // Only the features this server does not offer yet.
-      expect(data.limitations.map((l: { code: string; affected_operation_ids: string[] }) => [l.code, l.affected_operation_ids.length])).toEqual([
-        ['oauth_not_available', 0],
-      ]);
+      // Every advertised feature is offered, and this key's operations need no delivery connection.
+      expect(data.limitations).toEqual([]);
       expect(Object.keys(data.credential).sort()).toEqual(
         ['type', 'id', 'name', 'status', 'scopes', 'key_preview', 'expires_at', 'last_used_at', 'revoked_at', 'created_at', 'updated_at'].sort(),
       );

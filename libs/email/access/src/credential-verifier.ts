@@ -23,9 +23,26 @@ export interface ApiKeyCredentialView {
   updated_at: string;
 }
 
-/** What EmailCredentialVerifier puts on `principal.credential`. */
+/** An OAuth access token as clients see it in the capabilities document. */
+export interface OAuthCredentialView {
+  type: 'oauth_access_token';
+  id: string;
+  status: 'active';
+  scopes: string[];
+  token_preview: string;
+  client: { id: string; name: string };
+  created_by_user_id: string | null;
+  last_authorized_by_user_id: string | null;
+  expires_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** What an email credential verifier puts on `principal.credential`. */
 export interface EmailCredential {
-  view: ApiKeyCredentialView;
+  view: ApiKeyCredentialView | OAuthCredentialView;
   workspace: { id: string; name: string };
 }
 
@@ -100,9 +117,11 @@ export function insufficientScopeError(
   const replacementScopes = canonicalScopes([...principal.scopes, ...required]);
   const accessUpdateUrl = `${config.appBaseUrl}/settings?tab=api-keys`;
   const permissionsHelpUrl = `${config.docsBaseUrl}/authentication#add-permissions`;
-  const message = `This API key lacks ${missingScopes.join(', ')}. Replace it with a key that also has ${
-    missingScopes.length === 1 ? 'that scope' : 'those scopes'
-  }.`;
+  const those = missingScopes.length === 1 ? 'that scope' : 'those scopes';
+  const oauth = principal.credentialType === 'oauth_access_token';
+  const message = oauth
+    ? `This app's access lacks ${missingScopes.join(', ')}. Reconnect the app and approve ${those}.`
+    : `This API key lacks ${missingScopes.join(', ')}. Replace it with a key that also has ${those}.`;
   return EmailErrors.fail('insufficient_scope', message, {
     extra: {
       required_scopes: requiredScopes,
@@ -111,11 +130,13 @@ export function insufficientScopeError(
       credential_type: principal.credentialType,
       recommended_work_profiles: profilesCovering(requiredScopes),
       access_update_url: accessUpdateUrl,
-      reconnect_required: false,
+      reconnect_required: oauth,
       permissions_help_url: permissionsHelpUrl,
       recovery: {
-        action: 'replace_api_key',
-        message: 'Create an API key with the replacement scopes, then retry with it.',
+        action: oauth ? 'reconnect_oauth' : 'replace_api_key',
+        message: oauth
+          ? 'Reconnect the app through OAuth and approve the replacement scopes, then retry.'
+          : 'Create an API key with the replacement scopes, then retry with it.',
         replacement_scopes: replacementScopes,
         access_update_url: accessUpdateUrl,
         permissions_help_url: permissionsHelpUrl,

@@ -201,13 +201,6 @@ export const EMAIL_ERROR_CODES = defineErrorCodes({
     description:
       '`url` is not a public HTTPS address: not https, carries credentials, or names or resolves to a loopback, private, link-local or reserved address.',
   },
-
-  // Features the API metadata names that this server does not offer yet; their URLs answer these instead of a 404.
-  oauth_not_available: {
-    type: 'api_error',
-    status: 501,
-    description: 'This server issues no OAuth tokens yet, so its OAuth and OpenID metadata and endpoints are absent; authenticate with a workspace API key.',
-  },
 });
 
 export type EmailErrorCode = keyof typeof EMAIL_ERROR_CODES;

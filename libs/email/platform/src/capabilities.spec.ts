@@ -97,13 +97,9 @@ describe('CapabilitiesCatalog', () => {
     expect(delivery(catalog.build(caller(['tags:read']), 'missing'))).toEqual([]);
   });
 
-  it('lists the features not offered yet after any delivery limitation, with the operations of them the scopes allow', () => {
-    const notYet = (scopes: string[]) => catalog.build(caller(scopes), 'missing').limitations.filter((l) => !l.code.startsWith('email_delivery_'));
-    expect(notYet(['tags:read'])).toEqual([{ code: 'oauth_not_available', message: expect.stringContaining('OAuth'), affected_operation_ids: [] }]);
-    expect(catalog.build(caller(['broadcasts:write']), 'missing').limitations.map((l) => l.code)).toEqual([
-      'email_delivery_connection_missing',
-      'oauth_not_available',
-    ]);
+  it('lists no feature as not offered yet once OAuth is served', () => {
+    expect(catalog.build(caller(['tags:read']), 'missing').limitations).toEqual([]);
+    expect(catalog.build(caller(['broadcasts:write']), 'missing').limitations.map((l) => l.code)).toEqual(['email_delivery_connection_missing']);
   });
 
   it('narrows resources to an MCP selection and says which toolsets, operations and mode are active', () => {

@@ -6,7 +6,7 @@ import { API_RESOURCE_GROUPS, isPlatformPath, resourceGroupFor } from './api-res
 import { CapabilitiesDto, CapabilityLimitationDto, CapabilityOperationDto, CapabilityResourceDto } from './capabilities.dto';
 import { connectionsGuideUrl, type DeliveryConnectionState } from '@email/delivery';
 import { EVENT_PATTERNS, EVENT_TYPES, WEBHOOK_SIGNING } from '@email/events';
-import { UNAVAILABLE_FEATURES, UnavailableFeature } from './unavailable-features';
+import { UNAVAILABLE_FEATURES } from './unavailable-features';
 import { McpSelection, selectMcpOperations } from './mcp-selection';
 
 /**
@@ -155,7 +155,7 @@ export class CapabilitiesCatalog {
         operations,
         gated: operations.filter((op) => this.gatedIds.has(op.operationId)).map((op) => op.operationId),
         resources: group(operations),
-        unavailable: (UNAVAILABLE_FEATURES as readonly UnavailableFeature[]).map(({ code, message, operations: planned }) => ({
+        unavailable: UNAVAILABLE_FEATURES.map(({ code, message, operations: planned }) => ({
           code,
           message,
           affected_operation_ids: planned.filter((op) => grants(held, op.requiredScopes)).map((op) => op.operationId),

@@ -64,11 +64,15 @@ function header(document: OpenAPIObject, links: LlmsLinks, full: boolean): strin
     '',
     '## Authentication',
     '',
-    '- Send `Authorization: Bearer <credential>` on every request. The credential is a workspace API key; it selects the workspace, so no workspace id is ever passed.',
+    '- Send `Authorization: Bearer <credential>` on every request. The credential is a workspace API key or an OAuth access token (authorization server metadata at `/.well-known/oauth-authorization-server`); either selects the workspace, so no workspace id is ever passed.',
     `- Public, no credential needed: ${publicOps.map((op) => `\`${op.method} ${op.path}\``).join(', ') || 'none'}.`,
     '- Each operation lists the scopes it needs. Without one the answer is 403 `permission_error` naming `missing_scopes` and the `replacement_scopes` a new key should have.',
     '- `GET /v1/capabilities` (any valid credential) returns the workspace, the credential and exactly the operations it can call now, plus any limitation that withholds others.',
-    `- Not offered by this server yet (their URLs answer 501 with the code in brackets): ${UNAVAILABLE_FEATURES.map(({ title, code }) => `${title} (\`${code}\`)`).join(', ')}.`,
+    ...(UNAVAILABLE_FEATURES.length
+      ? [
+          `- Not offered by this server yet (their URLs answer 501 with the code in brackets): ${UNAVAILABLE_FEATURES.map(({ title, code }) => `${title} (\`${code}\`)`).join(', ')}.`,
+        ]
+      : []),
     '',
     '## Conventions',
     '',

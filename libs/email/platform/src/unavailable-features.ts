@@ -1,5 +1,4 @@
-import { DomainError } from '@shared/errors';
-import { EmailErrorCode, EmailErrors } from '@email/contracts';
+import { EmailErrorCode } from '@email/contracts';
 
 /**
  * A feature the API metadata and capabilities name that this server does not offer yet. Until it exists, its routes
@@ -17,31 +16,5 @@ export interface UnavailableFeature {
   operations: ReadonlyArray<{ operationId: string; requiredScopes: readonly string[] }>;
 }
 
-export const UNAVAILABLE_FEATURES = [
-  {
-    code: 'oauth_not_available',
-    title: 'OAuth access tokens',
-    message: 'This server does not issue OAuth access tokens yet, so it has no OAuth authorization server. Authenticate with a workspace API key.',
-    paths: [
-      '.well-known/oauth-authorization-server',
-      '.well-known/oauth-protected-resource',
-      '.well-known/openid-configuration',
-      'oauth/authorize',
-      'oauth/token',
-      'oauth/revoke',
-      'oauth/register',
-    ],
-    operations: [],
-  },
-] as const satisfies readonly UnavailableFeature[];
-
-export type UnavailableFeatureCode = (typeof UNAVAILABLE_FEATURES)[number]['code'];
-
-export function unavailableFeature(code: UnavailableFeatureCode): UnavailableFeature {
-  return UNAVAILABLE_FEATURES.find((feature) => feature.code === code)!;
-}
-
-/** The 501 a route of a feature not offered yet answers. */
-export function featureNotAvailable(code: UnavailableFeatureCode): DomainError {
-  return EmailErrors.fail(code, unavailableFeature(code).message);
-}
+/** Empty while every advertised feature is offered; a feature added to the metadata before it works is listed here. */
+export const UNAVAILABLE_FEATURES: readonly UnavailableFeature[] = [];

@@ -5,7 +5,10 @@ import { BearerStrategy, Public } from '@shared/auth';
 import { APP_CONFIG, AppConfig } from '@shared/config';
 import { DomainError, SharedErrors } from '@shared/errors';
 import { bearerChallenge, callsTools, POST_ONLY_ANSWER } from '@shared/mcp';
+import { protectedResourceMetadata } from '@shared/oauth';
 import { EMAIL_SCOPES } from '@email/access';
+import { EmailErrors } from '@email/contracts';
+import { ConnectionsService } from '@email/oauth';
 import { MCP_SELECTION_HEADERS, parseMcpSelection } from '@email/platform';
 import { McpEndpoint } from './mcp-endpoint';
 
@@ -27,17 +30,17 @@ export class McpController {
   constructor(
     private readonly endpoint: McpEndpoint,
     private readonly bearer: BearerStrategy,
+    private readonly connections: ConnectionsService,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.resourceMetadataUrl = `${config.publicBaseUrl}${PROTECTED_RESOURCE_PATH}`;
-    // The OAuth authorization server comes later: until then no authorization_servers are named, and keys are the credential.
-    this.resourceMetadata = {
+    this.resourceMetadata = protectedResourceMetadata({
       resource: `${config.publicBaseUrl}${MCP_PATH}`,
-      resource_name: 'Postline email MCP server',
-      bearer_methods_supported: ['header'],
-      scopes_supported: [...EMAIL_SCOPES],
-      resource_documentation: `${config.docsBaseUrl}/mcp`,
-    };
+      name: 'Postline email MCP server',
+      authorizationServer: config.publicBaseUrl,
+      scopes: EMAIL_SCOPES,
+      documentationUrl: `${config.docsBaseUrl}/mcp`,
+    });
   }
 
   @Get(PROTECTED_RESOURCE_PATH.slice(1))
@@ -63,7 +66,10 @@ export class McpController {
     if (problems.length) throw SharedErrors.invalid('validation_failed', problems[0].message, problems[0].field);
     if (callsTools(request.body)) {
       try {
-        await this.bearer.verifyAuthorization(request.ip, request.headers.authorization);
+        const principal = await this.bearer.verifyAuthorization(request.ip, request.headers.authorization);
+        // An API key used here is a connected app too: revoking that connection stops the key on /mcp only.
+        if (principal.credentialType === 'workspace_api_key' && !(await this.connections.admitApiKeyOnMcp(principal)))
+          throw EmailErrors.fail('credential_revoked', 'This API key was disconnected from the MCP server; it still works on the REST API.');
       } catch (error) {
         // The exception filter renders the error; the challenge tells the client where the resource metadata is.
         if (error instanceof DomainError && error.status === 401) {

@@ -111,8 +111,13 @@ export function authenticationPage(site: Site): PageContent {
 
       <h2 id="oauth">OAuth</h2>
       <p>
-        The capabilities document lists <code>oauth_access_token</code> among the credential types of this API, but this server does not issue OAuth tokens yet.
-        Its OAuth metadata URL answers <code>501</code> with the code <code>oauth_not_available</code>. Use a workspace API key.
+        Agent apps can connect without an API key: this server is an OAuth 2.1 authorization server (metadata at
+        <code>/.well-known/oauth-authorization-server</code>). An app registers itself (<code>/oauth/register</code>), sends a person to
+        <code>/oauth/authorize</code> with PKCE, where they sign in and choose the workspace and permissions to grant, then exchanges the code at
+        <code>/oauth/token</code>. Access tokens (<code>mra_…</code>) last an hour and are refreshed with single-use refresh tokens (<code>mrt_…</code>); the
+        capabilities document shows them as <code>oauth_access_token</code> credentials. A token missing a scope gets the same 403 as a key, with
+        <code>reconnect_required: true</code> and the recovery action <code>reconnect_oauth</code>. People see and revoke their connected apps at
+        <code>/account/connected-apps</code>.
       </p>`,
   };
 }

@@ -2,8 +2,9 @@ import { UNAVAILABLE_FEATURES } from '@email/platform';
 import { html, SafeHtml } from '../html';
 import { Site } from '../layout';
 
-/** The advertised features this server does not offer yet, and how their URLs answer meanwhile. */
+/** The advertised features this server does not offer yet, and how their URLs answer meanwhile (nothing when none). */
 export function notYetAvailable(site: Site): SafeHtml {
+  if (UNAVAILABLE_FEATURES.length === 0) return html``;
   const routes = (paths: readonly string[]) =>
     paths.map((path, index) => html`${index ? ', ' : ''}<code class="path">${site.links.path(`/${path.replace(/:([a-z_]+)/g, '{$1}')}`)}</code>`);
   return html`<h2 id="not-yet-available">Not available on this server yet</h2>

@@ -1,0 +1,93 @@
+import { Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Public } from '@shared/auth';
+import { BrowserSessions, sendSessionPage, SignedOutCsrf, SignInLimiter } from '@shared/browser-session';
+import { ConnectionsService, UsersService } from '@email/oauth';
+import { CONNECTED_APPS_PATH, connectedAppsPage, messagePage, SIGN_IN_PATH, SIGN_OUT_PATH, signInPage } from './account-pages';
+
+type Form = Record<string, unknown>;
+const field = (form: Form | undefined, name: string): string => (typeof form?.[name] === 'string' ? form[name] : '');
+
+/** Where a sign-in may return to: this server's authorization or account pages only, never another origin. */
+export function safeReturnTo(value: unknown): string {
+  return typeof value === 'string' && /^\/(oauth\/authorize\?|account\/)/.test(value) && !value.includes('\\') ? value : CONNECTED_APPS_PATH;
+}
+
+/** The browser pages of a person's account: sign-in, sign-out and connected apps. */
+@ApiExcludeController()
+@Public()
+@Controller()
+export class AccountController {
+  constructor(
+    private readonly sessions: BrowserSessions,
+    private readonly signInCsrf: SignedOutCsrf,
+    private readonly limiter: SignInLimiter,
+    private readonly users: UsersService,
+    private readonly connections: ConnectionsService,
+  ) {}
+
+  @Get(SIGN_IN_PATH.slice(1))
+  signInForm(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Query('return_to') returnTo?: string): FastifyReply {
+    const csrfToken = this.signInCsrf.issue(request, reply);
+    return sendSessionPage(reply, 200, signInPage({ csrfToken, returnTo: safeReturnTo(returnTo) }));
+  }
+
+  @Post(SIGN_IN_PATH.slice(1))
+  async signIn(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form?: Form): Promise<FastifyReply> {
+    const email = field(form, 'email').trim();
+    const returnTo = safeReturnTo(field(form, 'return_to'));
+    const again = (status: number, error: string) =>
+      sendSessionPage(reply, status, signInPage({ csrfToken: this.signInCsrf.issue(request, reply), returnTo, email, error }));
+    if (!this.signInCsrf.verify(request, form?.csrf_token)) return again(403, 'This form expired. Please sign in again.');
+    if (!email || !field(form, 'password')) return again(400, 'Enter your email address and password.');
+    const retryAfter = await this.limiter.attempt(email, request.ip);
+    if (retryAfter !== null) {
+      reply.header('retry-after', String(retryAfter));
+      return again(429, `Too many sign-in attempts. Try again in ${Math.ceil(retryAfter / 60)} minute${retryAfter > 60 ? 's' : ''}.`);
+    }
+    const userId = await this.users.checkPassword(email, field(form, 'password'));
+    if (!userId) return again(401, 'That email address and password do not match an account.');
+    await this.sessions.signIn(reply, userId);
+    return reply.code(303).header('location', returnTo).send();
+  }
+
+  @Post(SIGN_OUT_PATH.slice(1))
+  async signOut(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form?: Form): Promise<FastifyReply> {
+    if (!this.sessions.verifyCsrf(request, form?.csrf_token))
+      return sendSessionPage(reply, 403, messagePage('Not signed out', 'This form expired. Reload the page and try again.'));
+    await this.sessions.signOut(request, reply);
+    return reply.code(303).header('location', SIGN_IN_PATH).send();
+  }
+
+  @Get(CONNECTED_APPS_PATH.slice(1))
+  async connectedApps(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Query('revoked') revoked?: string): Promise<FastifyReply> {
+    return this.renderConnectedApps(request, reply, 200, revoked === '1' ? 'The app was disconnected.' : undefined);
+  }
+
+  @Post(`${CONNECTED_APPS_PATH.slice(1)}/revoke`)
+  async revoke(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form?: Form): Promise<FastifyReply> {
+    const session = await this.sessions.current(request);
+    if (!session) return this.toSignIn(reply, CONNECTED_APPS_PATH);
+    if (!this.sessions.verifyCsrf(request, form?.csrf_token))
+      return this.renderConnectedApps(request, reply, 403, undefined, 'This form expired. Please try again.');
+    const revoked = await this.connections.revoke(session.userId, field(form, 'workspace_id'), field(form, 'connection_id'));
+    if (!revoked) return this.renderConnectedApps(request, reply, 404, undefined, 'That app is not connected to any of your workspaces.');
+    return reply.code(303).header('location', `${CONNECTED_APPS_PATH}?revoked=1`).send();
+  }
+
+  private async renderConnectedApps(request: FastifyRequest, reply: FastifyReply, status: number, notice?: string, error?: string): Promise<FastifyReply> {
+    const session = await this.sessions.current(request);
+    const user = session && (await this.users.findUser(session.userId));
+    if (!session || !user) return this.toSignIn(reply, CONNECTED_APPS_PATH);
+    const connections = await this.connections.list(user.id);
+    return sendSessionPage(reply, status, connectedAppsPage({ csrfToken: session.csrfToken, userEmail: user.email, connections, notice, error }));
+  }
+
+  private toSignIn(reply: FastifyReply, returnTo: string): FastifyReply {
+    return reply
+      .code(303)
+      .header('location', `${SIGN_IN_PATH}?return_to=${encodeURIComponent(returnTo)}`)
+      .send();
+  }
+}

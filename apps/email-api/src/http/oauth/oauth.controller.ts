@@ -1,0 +1,164 @@
+import { Body, Controller, Get, Header, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Public } from '@shared/auth';
+import { BrowserSessions, sendSessionPage } from '@shared/browser-session';
+import { APP_CONFIG, AppConfig } from '@shared/config';
+import { AuthorizeCheck, authorizationServerMetadata, OAuthError, OAuthServer, protectedResourceMetadata } from '@shared/oauth';
+import { EMAIL_SCOPES } from '@email/access';
+import { ConnectionsService, scopeWords, UsersService } from '@email/oauth';
+import { consentPage, messagePage, SIGN_IN_PATH } from '../account/account-pages';
+
+type Params = Record<string, unknown>;
+/** The authorization request's parameters the consent form carries back with the decision. */
+const REQUEST_PARAMS = ['client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'code_challenge', 'code_challenge_method'] as const;
+
+/**
+ * The email service's OAuth 2.1 authorization server: metadata, dynamic client registration, the authorization
+ * endpoint with its consent page, token exchange and revocation. The protocol rules live in @shared/oauth.
+ */
+@ApiExcludeController()
+@Public()
+@Controller()
+export class OAuthController {
+  private readonly metadata: Record<string, unknown>;
+  private readonly apiResource: Record<string, unknown>;
+
+  constructor(
+    private readonly oauth: OAuthServer,
+    private readonly sessions: BrowserSessions,
+    private readonly users: UsersService,
+    private readonly connections: ConnectionsService,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.metadata = authorizationServerMetadata({
+      issuer: config.publicBaseUrl,
+      scopes: EMAIL_SCOPES,
+      documentationUrl: `${config.docsBaseUrl}/authentication`,
+    });
+    this.apiResource = protectedResourceMetadata({
+      resource: config.publicBaseUrl,
+      name: 'Postline email API',
+      authorizationServer: config.publicBaseUrl,
+      scopes: EMAIL_SCOPES,
+      documentationUrl: `${config.docsBaseUrl}/authentication`,
+    });
+  }
+
+  // Clients that only speak OpenID Connect discovery read the same RFC 8414 document (no ID tokens are issued).
+  @Get(['.well-known/oauth-authorization-server', '.well-known/openid-configuration'])
+  @Header('cache-control', 'public, max-age=300')
+  serverMetadata(): Record<string, unknown> {
+    return this.metadata;
+  }
+
+  /** RFC 9728 for the REST API itself (the MCP endpoint has its own document under /mcp). */
+  @Get('.well-known/oauth-protected-resource')
+  @Header('cache-control', 'public, max-age=300')
+  apiResourceMetadata(): Record<string, unknown> {
+    return this.apiResource;
+  }
+
+  @Post('oauth/register')
+  async register(@Body() body: unknown, @Res() reply: FastifyReply): Promise<FastifyReply> {
+    return this.answer(reply, 201, () => this.oauth.register(body));
+  }
+
+  @Post('oauth/token')
+  async token(@Body() body: Params | undefined, @Res() reply: FastifyReply): Promise<FastifyReply> {
+    return this.answer(reply, 200, () => this.oauth.token(body ?? {}));
+  }
+
+  @Post('oauth/revoke')
+  @HttpCode(200)
+  async revoke(@Body() body: Params | undefined, @Res() reply: FastifyReply): Promise<FastifyReply> {
+    return this.answer(reply, 200, async () => {
+      await this.oauth.revoke(body ?? {});
+      return {};
+    });
+  }
+
+  @Get('oauth/authorize')
+  async authorize(@Query() query: Params, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
+    return this.consent(request, reply, query, await this.oauth.checkAuthorize(query));
+  }
+
+  /** The consent form's decision, re-checked from its own copy of the request's parameters. */
+  @Post('oauth/authorize')
+  async decide(@Body() form: Params | undefined, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
+    const params = form ?? {};
+    const check = await this.oauth.checkAuthorize(params);
+    if (check.kind !== 'consent') return this.consent(request, reply, params, check);
+    const session = await this.sessions.current(request);
+    if (!session) return this.toSignIn(reply, params);
+    if (!this.sessions.verifyCsrf(request, params.csrf_token))
+      return this.consent(request, reply, params, check, 403, 'This form expired. Check the request and choose again.');
+    if (params.decision !== 'approve') return reply.code(303).header('location', this.oauth.deny(check.request)).send();
+    const workspaceId = await this.connections.memberWorkspace(session.userId, params.workspace_id);
+    if (!workspaceId) return this.consent(request, reply, params, check, 400, 'Choose one of your workspaces.');
+    const grantId = await this.connections.approve(workspaceId, session.userId, check.request);
+    const location = await this.oauth.approve(check.request, { grantId, userId: session.userId, workspaceId, scopes: check.request.scopes });
+    return reply.code(303).header('location', location).send();
+  }
+
+  private async consent(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    params: Params,
+    check: AuthorizeCheck,
+    status = 200,
+    error?: string,
+  ): Promise<FastifyReply> {
+    if (check.kind === 'refuse') return sendSessionPage(reply, 400, messagePage('This app cannot connect', check.message));
+    if (check.kind === 'redirect') return reply.code(303).header('location', check.location).send();
+    const session = await this.sessions.current(request);
+    const user = session && (await this.users.findUser(session.userId));
+    if (!session || !user) return this.toSignIn(reply, params);
+    const workspaces = await this.users.workspacesOf(user.id);
+    if (workspaces.length === 0)
+      return sendSessionPage(
+        reply,
+        403,
+        messagePage('No workspace to connect', 'Your account does not belong to any workspace yet. Ask an administrator to add you to one.'),
+      );
+    return sendSessionPage(
+      reply,
+      status,
+      consentPage({
+        csrfToken: session.csrfToken,
+        clientName: check.request.client.name,
+        redirectUri: check.request.redirectUri,
+        scopes: scopeWords(check.request.scopes),
+        workspaces,
+        userEmail: user.email,
+        params: requestParams(params),
+        error,
+      }),
+    );
+  }
+
+  private toSignIn(reply: FastifyReply, params: Params): FastifyReply {
+    const returnTo = `/oauth/authorize?${new URLSearchParams(requestParams(params)).toString()}`;
+    return reply
+      .code(303)
+      .header('location', `${SIGN_IN_PATH}?return_to=${encodeURIComponent(returnTo)}`)
+      .send();
+  }
+
+  /** Runs a protocol step; an OAuthError is answered as RFC 6749 says (`{error, error_description}`), not as an API error. */
+  private async answer(reply: FastifyReply, status: number, step: () => Promise<object>): Promise<FastifyReply> {
+    reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+    try {
+      return reply.code(status).send(await step());
+    } catch (error) {
+      if (error instanceof OAuthError) return reply.code(error.status).send(error.toJSON());
+      throw error;
+    }
+  }
+}
+
+function requestParams(params: Params): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const name of REQUEST_PARAMS) if (typeof params[name] === 'string') kept[name] = params[name];
+  return kept;
+}

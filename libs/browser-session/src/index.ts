@@ -1,0 +1,5 @@
+export * from './passwords';
+export * from './secure-cookies';
+export * from './browser-sessions';
+export * from './sign-in-limiter';
+export * from './page-shell';

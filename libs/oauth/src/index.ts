@@ -1,0 +1,6 @@
+export * from './oauth-error';
+export * from './secrets';
+export * from './store';
+export * from './client-registration';
+export * from './metadata';
+export * from './oauth-server';
