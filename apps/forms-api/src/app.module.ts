@@ -16,6 +16,7 @@ import { FormsController } from './http/forms/forms.controller';
 import { FormsMcpController } from './http/mcp/mcp.controller';
 import { FormsMcpEndpoint } from './http/mcp/mcp-endpoint';
 import { MeController } from './http/me/me.controller';
+import { PaymentsHttpModule } from './payments/payments-http.module';
 import { SubmissionsController } from './http/submissions/submissions.controller';
 import { WorkspacesController } from './http/workspaces/workspaces.controller';
 import { HostedPages } from './public/hosted-pages';
@@ -36,6 +37,7 @@ export const FORMS_API_PORT = 3100;
     AuthModule.forRoot({ imports: [FormsAccountsModule, FormsModule], verifier: FormsCredentialVerifier, after: [RateLimitGuard, FormWorkspaceGuard] }),
     FormsModule,
     SubmissionsModule,
+    PaymentsHttpModule,
   ],
   controllers: [
     HealthController,

@@ -90,6 +90,19 @@ export interface AppConfig {
   broadcastSend: BroadcastSendSettings;
   /** Outbound webhooks: destination rules (API and webhook-worker) and the worker's delivery tuning. */
   webhooks: WebhookSettings;
+  /** Forms payment providers: API base URLs (local fakes in tests) and the checkout scripts the hosted page loads. */
+  payments: PaymentSettings;
+}
+
+export interface PaymentSettings {
+  razorpayApiBaseUrl: string;
+  /** Razorpay Checkout (`checkout.js`), loaded by the hosted page on a payment step. */
+  razorpayCheckoutScriptUrl: string;
+  stripeApiBaseUrl: string;
+  /** Stripe.js, loaded by the hosted page on a payment step. */
+  stripeJsUrl: string;
+  /** Bounds each request to a payment provider's API. */
+  timeoutMs: number;
 }
 
 export interface WebhookSettings {
@@ -309,6 +322,13 @@ export function loadConfig(env: Env = process.env, defaults: { port?: number; he
       pollIntervalMs: int('BROADCAST_POLL_INTERVAL_MS', 1000, 50, 60_000),
       retryBaseMs: int('BROADCAST_RETRY_BASE_MS', 30_000, 10, 3_600_000),
       throttlePauseMs: int('BROADCAST_THROTTLE_PAUSE_MS', 60_000, 100, 86_400_000),
+    },
+    payments: {
+      razorpayApiBaseUrl: url('RAZORPAY_API_BASE_URL', 'https://api.razorpay.com', ['http:', 'https:']).replace(/\/+$/, ''),
+      razorpayCheckoutScriptUrl: url('RAZORPAY_CHECKOUT_SCRIPT_URL', 'https://checkout.razorpay.com/v1/checkout.js', ['http:', 'https:']),
+      stripeApiBaseUrl: url('STRIPE_API_BASE_URL', 'https://api.stripe.com', ['http:', 'https:']).replace(/\/+$/, ''),
+      stripeJsUrl: url('STRIPE_JS_URL', 'https://js.stripe.com/v3/', ['http:', 'https:']),
+      timeoutMs: int('PAYMENTS_PROVIDER_TIMEOUT_MS', 15_000, 100, 120_000),
     },
     webhooks: {
       allowLoopback: bool('WEBHOOKS_ALLOW_LOOPBACK', false),

@@ -1,7 +1,16 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '@shared/config';
 import { gzipSync } from 'node:zlib';
 import { PublishedForm } from '@forms/forms';
-import { HOSTED_FORM_CSP, hostedFormCsp, hostedFormScript, hostedFormStylesheet, renderHostedForm, renderUnavailablePage } from '@forms/hosted-page';
+import {
+  HOSTED_FORM_CSP,
+  hostedFormCsp,
+  hostedFormScript,
+  hostedFormStylesheet,
+  renderHostedForm,
+  renderUnavailablePage,
+  withPaymentOrigins,
+} from '@forms/hosted-page';
 
 /** A response body kept ready in both encodings: compressed once, served many times. */
 export interface EncodedBody {
@@ -33,6 +42,8 @@ export class HostedPages {
   private stylesheetBody?: { fileName: string; etag: string; body: EncodedBody };
   private notFound?: EncodedBody;
 
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
   async render(form: PublishedForm | null): Promise<RenderedPage> {
     if (!form || !form.schema) {
       this.notFound ??= encode(renderUnavailablePage('This form does not exist or is not published yet.', undefined, FONTS_URL));
@@ -44,11 +55,22 @@ export class HostedPages {
       page =
         form.status === 'closed'
           ? { body: encode(renderUnavailablePage(`${form.title} is closed and no longer accepts responses.`, undefined, FONTS_URL)), csp: HOSTED_FORM_CSP }
-          : { body: await this.renderForm(form, form.schema), csp: hostedFormCsp(form.schema.theme) };
+          : { body: await this.renderForm(form, form.schema), csp: this.csp(form.schema) };
       if (this.pages.size >= MAX_CACHED_PAGES) this.pages.delete(this.pages.keys().next().value as string);
       this.pages.set(key, page);
     }
     return { status: 200, ...page };
+  }
+
+  /** A form with a payment field may load its providers' checkout scripts, which talk to their APIs. */
+  private csp(schema: NonNullable<PublishedForm['schema']>): string {
+    const csp = hostedFormCsp(schema.theme);
+    if (!schema.steps.some((step) => step.fields.some((field) => field.type === 'payment'))) return csp;
+    const { razorpayCheckoutScriptUrl, razorpayApiBaseUrl, stripeJsUrl, stripeApiBaseUrl } = this.config.payments;
+    return withPaymentOrigins(
+      csp,
+      [razorpayCheckoutScriptUrl, razorpayApiBaseUrl, stripeJsUrl, stripeApiBaseUrl].map((url) => new URL(url).origin),
+    );
   }
 
   /** What a person sees past the hosted-page limit: a page, not a JSON envelope. Rare, so rendered each time. */

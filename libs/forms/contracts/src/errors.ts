@@ -154,6 +154,39 @@ export const FORMS_ERROR_CODES = defineErrorCodes({
   export_not_ready: { type: 'conflict', description: 'The export has not completed (queued, processing or failed), so there is no file to download yet.' },
   export_expired: { type: 'not_found', status: 410, description: 'The export completed but its file has expired and was removed; start a new export.' },
   duplicate_submission: { type: 'conflict', description: 'This analytics session has already submitted the form.' },
+  // Payments (public runtime, workspace integrations, provider webhooks).
+  unknown_payment_provider: { type: 'not_found', description: 'The path names a payment provider the service does not support (razorpay, stripe).' },
+  payment_integration_not_found: { type: 'not_found', description: 'The workspace has not connected this payment provider.' },
+  payment_not_found: { type: 'not_found', description: 'The form has no payment order with this id.' },
+  payments_require_pro: { type: 'permission_error', description: 'The form’s workspace is not on the Pro or Business plan, so it cannot take payments.' },
+  payment_provider_not_connected: {
+    type: 'conflict',
+    description: 'The payment field’s provider is not connected in the form’s workspace (or the path names another provider than the field).',
+  },
+  no_payment_due: invalid('The answers lead past no payment field with an amount above zero, so there is nothing to pay.'),
+  unsupported_currency: invalid('The payment currency has no ISO 4217 minor unit the service knows (a code such as XXX or XAU).'),
+  payment_signature_invalid: invalid('The checkout’s payment signature does not match the order and payment ids under the workspace’s key secret.'),
+  payment_not_completed: { type: 'invalid_request', status: 402, description: 'The provider reports the payment as not (yet) succeeded.' },
+  payment_required: {
+    type: 'invalid_request',
+    status: 402,
+    description: 'A required payment field on the respondent’s path has no verified payment; `details.field` names it.',
+  },
+  payment_amount_mismatch: {
+    type: 'conflict',
+    description: 'The paid amount or currency differs from the amount recomputed from the submitted answers (answers changed after paying).',
+  },
+  payment_already_used: { type: 'conflict', description: 'The payment is already recorded on another submission.' },
+  payment_provider_error: {
+    type: 'api_error',
+    status: 502,
+    description: 'The payment provider refused or failed the request; `details.reason` holds its error code (never credentials).',
+  },
+  payment_webhook_not_configured: {
+    type: 'not_found',
+    description: 'The workspace named by the webhook URL has no webhook secret for this provider (connect it with `webhook_secret`).',
+  },
+  payment_webhook_signature_invalid: invalid('The webhook’s signature header is missing or does not match the body under the configured webhook secret.'),
 });
 
 export type FormsErrorCode = keyof typeof FORMS_ERROR_CODES;

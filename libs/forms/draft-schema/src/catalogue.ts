@@ -107,6 +107,7 @@ export const FIELD_CATALOGUE: Readonly<Record<FieldType, FieldTypeDoc>> = {
     description: 'Collects a payment (Pro and Business plans).',
     properties: {
       currency: { description: 'ISO 4217 code in capitals (USD).' },
+      provider: { description: 'Who collects it: stripe (when not set) or razorpay, connected in the workspace’s integrations.' },
       amount: {
         description:
           '{type:"fixed", value (minor units)}, {type:"field", fieldId} (a numeric answer) or {type:"variable", variableId} (a number variable); a bare number is a fixed amount.',

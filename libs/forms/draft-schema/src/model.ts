@@ -179,11 +179,16 @@ export interface HiddenField extends FieldBase {
   dataType: 'text' | 'number';
   defaultValue?: string;
 }
+export const PAYMENT_PROVIDERS = ['stripe', 'razorpay'] as const;
+export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
+export const DEFAULT_PAYMENT_PROVIDER: PaymentProviderName = 'stripe';
 export type PaymentAmount = { type: 'fixed'; value: number } | { type: 'field'; fieldId: string } | { type: 'variable'; variableId: string };
 export interface PaymentField extends FieldBase {
   type: 'payment';
   /** ISO 4217, upper case. */
   currency: string;
+  /** Which connected provider collects it; stripe when not set. */
+  provider?: PaymentProviderName;
   /** Fixed amounts are in minor units (cents); field and variable amounts are in major units. */
   amount: PaymentAmount;
 }

@@ -26,3 +26,17 @@ export function hostedFormCsp(theme: Theme): string {
   const origin = customFontOrigin(theme);
   return origin ? HOSTED_FORM_CSP.replace("font-src 'self'", `font-src 'self' ${origin}`) : HOSTED_FORM_CSP;
 }
+
+/**
+ * A page with a payment step also loads the provider's checkout script and lets it talk to, and frame, the provider:
+ * `origins` (the configured checkout script and API origins; local fakes in tests) join script-src, connect-src and
+ * a frame-src.
+ */
+export function withPaymentOrigins(csp: string, origins: readonly string[]): string {
+  if (!origins.length) return csp;
+  const list = [...new Set(origins)].join(' ');
+  return csp
+    .replace("script-src 'self'", `script-src 'self' ${list}`)
+    .replace("connect-src 'self'", `connect-src 'self' ${list}`)
+    .concat(`; frame-src ${list}`);
+}

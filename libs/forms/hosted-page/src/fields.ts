@@ -11,6 +11,7 @@ import type {
   RatingField,
   SingleChoiceField,
 } from '@forms/draft-schema';
+import { currencyMinorDigits } from '@forms/payments';
 import { createRunState, paymentAmount } from '@forms/runtime';
 import { escapeHtml, safeUrl } from './escape';
 import { tag, voidTag, type AttributeValue } from './html';
@@ -273,13 +274,21 @@ function signature(field: Field): string {
   );
 }
 
+/** The amount (kept current by the client) and the checkout button; the exponent travels with it, computed here once. */
 function renderPayment(field: PaymentField, schema: DraftSchema): string {
-  const amount = paymentAmount(field, createRunState(schema, {}), {});
+  const digits = currencyMinorDigits(field.currency) ?? 2;
+  const amount = paymentAmount(field, createRunState(schema, {}), {}, digits);
   return container(
     field,
     'div',
     `<p class="field-label">${escapeHtml(field.label)}</p>${hint(field)}` +
-      tag('p', { class: 'payment-amount', 'data-currency': field.currency, 'aria-live': 'polite' }, escapeHtml(formatMoney(amount, field.currency))) +
-      '<p class="hint">Payment is collected after submission.</p>',
+      tag(
+        'p',
+        { class: 'payment-amount', 'data-currency': field.currency, 'data-minor-digits': String(digits), 'aria-live': 'polite' },
+        escapeHtml(formatMoney(amount, field.currency, digits)),
+      ) +
+      tag('div', { class: 'payment-checkout', 'data-checkout': field.id }, '') +
+      tag('button', { type: 'button', class: 'payment-pay', 'data-pay': field.id }, 'Pay now') +
+      tag('p', { class: 'payment-status', role: 'status', 'aria-live': 'polite' }, field.required ? 'Payment is required to submit.' : ''),
   );
 }

@@ -263,12 +263,13 @@ describe('renderHostedForm', () => {
     expect(signature).toContain('<button type="button" class="signature-clear">Clear signature</button>');
   });
 
-  it('renders statements as text and payments as a read-only amount', () => {
+  it('renders statements as text and payments as an amount with a checkout button', () => {
     expect(fieldMarkup(html, 'f_statement')).toContain('<p class="statement-title">Almost done</p>');
     expect(fieldMarkup(html, 'f_statement')).not.toMatch(/<input|field-error/);
     const payment = fieldMarkup(html, 'f_payment');
+    expect(payment).toContain('data-minor-digits="2"');
     expect(payment).toContain('>€12.50</p>');
-    expect(payment).toContain('Payment is collected after submission.');
+    expect(payment).toContain('<button type="button" class="payment-pay" data-pay="f_payment">Pay now</button>');
     expect(payment).not.toContain('<input');
   });
 

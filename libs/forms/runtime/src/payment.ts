@@ -3,15 +3,17 @@ import { own } from './lookup';
 import type { Answers, RunState } from './run-state';
 
 /**
- * The amount to charge in minor units. Fixed amounts are minor units already; amounts read from a numeric answer,
- * a number hidden field or a number variable are major units (×100). Anything negative or not a number is 0.
+ * The amount to charge in the currency's minor units, given its ISO 4217 exponent (`minorDigits`: 2 for USD, 0 for
+ * JPY, 3 for KWD). Fixed amounts are minor units already; amounts read from a numeric answer, a number hidden field or
+ * a number variable are major units (×10^minorDigits). Only numbers count: a label or a text answer, even one that
+ * reads like a number, is 0, and so is anything negative or not finite.
  */
-export function paymentAmount(field: PaymentField, state: RunState, answers: Answers): number {
+export function paymentAmount(field: PaymentField, state: RunState, answers: Answers, minorDigits: number): number {
   const { amount } = field;
   const minor =
     amount.type === 'fixed'
       ? amount.value
-      : 100 *
+      : 10 ** minorDigits *
         toNumber(
           amount.type === 'field' ? (own(state.hidden, amount.fieldId) ?? own(answers, amount.fieldId)) : (own(state.variables, amount.variableId) ?? 0),
         );

@@ -279,21 +279,34 @@ describe('paymentAmount', () => {
   const payment = (amount: PaymentField['amount']): PaymentField => ({ id: 'pay', type: 'payment', label: 'Pay', required: false, currency: 'EUR', amount });
   const schema = form([step('s1', { id: 'qty', type: 'number', label: 'Qty', required: false })]);
 
-  it('keeps fixed minor units and converts field and variable amounts from major units', () => {
+  it('keeps fixed minor units and converts field and variable amounts from major units by the currency exponent', () => {
     const state = { variables: { points: 19.99 }, hidden: { tip: 2 } };
-    expect(paymentAmount(payment({ type: 'fixed', value: 1250 }), state, {})).toBe(1250);
-    expect(paymentAmount(payment({ type: 'field', fieldId: 'qty' }), state, { qty: 12.5 })).toBe(1250);
-    expect(paymentAmount(payment({ type: 'field', fieldId: 'tip' }), state, {})).toBe(200);
-    expect(paymentAmount(payment({ type: 'variable', variableId: 'points' }), state, {})).toBe(1999);
+    expect(paymentAmount(payment({ type: 'fixed', value: 1250 }), state, {}, 2)).toBe(1250);
+    expect(paymentAmount(payment({ type: 'field', fieldId: 'qty' }), state, { qty: 12.5 }, 2)).toBe(1250);
+    expect(paymentAmount(payment({ type: 'field', fieldId: 'tip' }), state, {}, 2)).toBe(200);
+    expect(paymentAmount(payment({ type: 'variable', variableId: 'points' }), state, {}, 2)).toBe(1999);
+    // JPY has no minor unit, KWD three.
+    expect(paymentAmount(payment({ type: 'field', fieldId: 'qty' }), state, { qty: 1500 }, 0)).toBe(1500);
+    expect(paymentAmount(payment({ type: 'field', fieldId: 'qty' }), state, { qty: 12.345 }, 3)).toBe(12345);
+    expect(paymentAmount(payment({ type: 'fixed', value: 1500 }), state, {}, 0)).toBe(1500);
   });
 
   it('is 0 for negative, missing or non-numeric amounts', () => {
     const state = createRunState(schema, {});
-    expect(paymentAmount(payment({ type: 'fixed', value: -5 }), state, {})).toBe(0);
-    expect(paymentAmount(payment({ type: 'fixed', value: NaN }), state, {})).toBe(0);
-    expect(paymentAmount(payment({ type: 'field', fieldId: 'qty' }), state, {})).toBe(0);
-    expect(paymentAmount(payment({ type: 'field', fieldId: 'qty' }), state, { qty: 'ten' })).toBe(0);
-    expect(paymentAmount(payment({ type: 'variable', variableId: 'points' }), { variables: { points: null }, hidden: {} }, {})).toBe(0);
-    expect(paymentAmount(payment({ type: 'variable', variableId: 'points' }), { variables: { points: -3 }, hidden: {} }, {})).toBe(0);
+    expect(paymentAmount(payment({ type: 'fixed', value: -5 }), state, {}, 2)).toBe(0);
+    expect(paymentAmount(payment({ type: 'fixed', value: NaN }), state, {}, 2)).toBe(0);
+    expect(paymentAmount(payment({ type: 'field', fieldId: 'qty' }), state, {}, 2)).toBe(0);
+    expect(paymentAmount(payment({ type: 'variable', variableId: 'points' }), { variables: { points: null }, hidden: {} }, {}, 2)).toBe(0);
+    expect(paymentAmount(payment({ type: 'variable', variableId: 'points' }), { variables: { points: -3 }, hidden: {} }, {}, 2)).toBe(0);
+  });
+
+  it('never takes the amount from a label or text, even one that reads like a number', () => {
+    const state = { variables: { note: '5000' }, hidden: { code: 'VIP 5000' } };
+    for (const text of ['ten', '5000', '50.00', 'Premium ($50)']) {
+      expect(paymentAmount(payment({ type: 'field', fieldId: 'qty' }), state, { qty: text }, 2)).toBe(0);
+    }
+    expect(paymentAmount(payment({ type: 'field', fieldId: 'plan' }), state, { plan: ['gold'] }, 2)).toBe(0);
+    expect(paymentAmount(payment({ type: 'field', fieldId: 'code' }), state, {}, 2)).toBe(0);
+    expect(paymentAmount(payment({ type: 'variable', variableId: 'note' }), state, {}, 2)).toBe(0);
   });
 });

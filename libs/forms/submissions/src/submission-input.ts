@@ -10,9 +10,11 @@ export interface SubmissionInput {
   analyticsSessionId: string | null;
   marketingTrackingAllowed: boolean | null;
   viewerCountry: string | null;
+  /** The verified (or started) payment of each payment field: field id → the payment id the order endpoint returned. */
+  payments: Record<string, string>;
 }
 
-const WRAPPER_KEYS = new Set(['values', 'hiddenValues', 'completedStepIds', 'analyticsSessionId', 'marketingTrackingAllowed', 'viewerCountry']);
+const WRAPPER_KEYS = new Set(['values', 'hiddenValues', 'completedStepIds', 'analyticsSessionId', 'marketingTrackingAllowed', 'viewerCountry', 'payments']);
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -29,6 +31,7 @@ export function readSubmissionInput(body: unknown): SubmissionInput {
       analyticsSessionId: null,
       marketingTrackingAllowed: null,
       viewerCountry: null,
+      payments: {},
     };
   }
   return {
@@ -48,6 +51,14 @@ export function readSubmissionInput(body: unknown): SubmissionInput {
     marketingTrackingAllowed: optional(body, 'marketingTrackingAllowed', (v): v is boolean => typeof v === 'boolean', 'a boolean') ?? null,
     viewerCountry:
       optional(body, 'viewerCountry', (v): v is string => typeof v === 'string' && /^[A-Za-z]{2}$/.test(v), 'a two-letter country code')?.toUpperCase() ?? null,
+    payments:
+      optional(
+        body,
+        'payments',
+        (v): v is Record<string, string> =>
+          isObject(v) && Object.keys(v).length <= 20 && Object.values(v).every((id) => typeof id === 'string' && id.length <= 100),
+        'an object of payment ids by field id',
+      ) ?? {},
   };
 }
 

@@ -1,4 +1,5 @@
 import type { AnswerValue, FieldType, ThankYouScreen } from '@forms/draft-schema';
+import type { RecordedPayment } from '@forms/payments';
 
 /** The stored submission record, shaped like the event a webhook would carry. Inner keys are camelCase like `eventId`. */
 export interface SubmissionRecord {
@@ -15,7 +16,8 @@ export interface SubmissionRecord {
     redirectTo: string | null;
     variables: Record<string, number | string | null>;
     quiz: { endingId: string | null; score: number } | null;
-    payments: { fieldId: string; amount: number; currency: string; status: 'unpaid' }[];
+    /** Each payment field on the path: amount due, and the payment made for it (see RecordedPayment). */
+    payments: RecordedPayment[];
   };
   /** Answered fields in form order. */
   answers: { fieldId: string; label: string; type: FieldType; value: AnswerValue; text: string }[];

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { draftComponentRef, FIELD_TYPES, type AnswerValue, type FieldType, type ThankYouScreen, type UploadedFile } from '@forms/draft-schema';
+import type { RecordedPayment } from '@forms/payments';
 import type { SubmissionRecord, SubmissionResult } from './submission-record';
 
 type RecordedForm = SubmissionRecord['form'];
@@ -40,11 +41,24 @@ export class QuizOutcomeDto {
   @ApiProperty() score!: number;
 }
 
-export class PaymentDueDto {
+export class PaymentDueDto implements RecordedPayment {
   @ApiProperty() fieldId!: string;
-  @ApiProperty({ type: 'integer', description: 'Minor units, computed on the server.' }) amount!: number;
+  @ApiProperty({
+    type: 'integer',
+    description: 'Minor units of the currency (its ISO 4217 exponent: 2 for USD, 0 for JPY, 3 for KWD), computed on the server.',
+  })
+  amount!: number;
   @ApiProperty({ example: 'USD' }) currency!: string;
-  @ApiProperty({ enum: ['unpaid'] }) status!: 'unpaid';
+  @ApiProperty({
+    enum: ['unpaid', 'pending', 'paid', 'failed'],
+    description: 'unpaid: no checkout started; pending: an order awaits payment (the provider’s webhook settles it); paid; failed.',
+  })
+  status!: RecordedPayment['status'];
+  @ApiPropertyOptional({ enum: ['stripe', 'razorpay'] }) provider?: RecordedPayment['provider'];
+  @ApiPropertyOptional({ description: 'The payment id the order endpoint returned.' }) paymentRef?: string;
+  @ApiPropertyOptional({ description: 'The provider’s order id (Razorpay order, Stripe PaymentIntent).' }) orderId?: string;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'The provider’s payment id.' }) paymentId?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'date-time' }) paidAt?: string | null;
 }
 
 export class SubmissionDetailsDto implements RecordedSubmission {

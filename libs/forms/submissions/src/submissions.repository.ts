@@ -1,5 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import type { PoolClient, QueryConfig } from 'pg';
+import { FormsErrors } from '@forms/contracts';
 import { FormsPrisma, FormsSql } from '@forms/data-access';
+import { recordedPayment, type PaymentRow } from '@forms/payments';
 import type { WorkspaceId } from '@shared/core';
 import type { SubmissionRecord } from './submission-record';
 
@@ -12,6 +15,8 @@ export interface NewSubmission {
   createdAt: Date;
   /** Uploads the answers refer to: marked attached when the submission is stored, so the clean-up keeps them. */
   uploadIds: string[];
+  /** Payment orders the record names: attached to this submission in the same transaction, each to one submission only. */
+  paymentIds?: string[];
 }
 
 /** Counter rows per form: enough that concurrent submitters rarely wait on the same row. */
@@ -59,6 +64,21 @@ export interface NewUpload {
 /** What became of a submission insert: stored, a repeat of the dedupe key, or refused by the form's current state. */
 export type InsertOutcome = 'stored' | 'duplicate' | 'form_not_accepting' | 'form_gone';
 
+interface InsertRow {
+  status: string | null;
+  inserted: number;
+}
+
+/** Undoes the payment claims of a submission that was not stored. */
+class NotStored extends Error {
+  constructor(readonly outcome: InsertOutcome) {
+    super(outcome);
+  }
+}
+
+const PAYMENT_COLUMNS = `id, form_id, field_id, provider, provider_order_id, provider_payment_id, amount, currency, status, failure_reason,
+  submission_id, paid_at`;
+
 /**
  * Submissions, uploads and response counters, reached only through their form's workspace (`form_id` is joined to a
  * form of the workspace in every statement). The only place this domain talks to the database.
@@ -75,15 +95,63 @@ export class SubmissionsRepository {
    * connection. Nothing is written unless the form is published now and the dedupe key is unused for it.
    */
   async insert(workspaceId: WorkspaceId, row: NewSubmission): Promise<InsertOutcome> {
+    if (!row.paymentIds?.length) return this.insertWith((statement) => this.sql.query<InsertRow>(statement), workspaceId, row);
+    return this.sql
+      .transaction(async (client) => {
+        await this.claimPayments(client, row);
+        const outcome = await this.insertWith(async (statement) => (await client.query<InsertRow>(statement)).rows, workspaceId, row);
+        if (outcome !== 'stored') throw new NotStored(outcome);
+        return outcome;
+      })
+      .catch((error: unknown) => {
+        if (error instanceof NotStored) return error.outcome;
+        throw error;
+      });
+  }
+
+  /**
+   * Attaches the payment orders to the submission (only orders of its form on no other submission), and writes each
+   * one's entry in the record from the row as locked here, so a webhook settling it meanwhile is not lost.
+   */
+  private async claimPayments(client: PoolClient, row: NewSubmission): Promise<void> {
+    const { rows } = await client.query<PaymentRow>({
+      text: `UPDATE form_payments SET submission_id = $1, updated_at = $4
+             WHERE id = ANY($2::text[]) AND form_id = $3 AND submission_id IS NULL
+             RETURNING ${PAYMENT_COLUMNS}`,
+      values: [row.id, row.paymentIds, row.formId, row.createdAt],
+    });
+    if (rows.length !== row.paymentIds?.length) {
+      throw FormsErrors.fail('payment_already_used', 'A payment sent with these answers is already recorded on another submission.');
+    }
+    const claimed = new Map(rows.map((payment) => [payment.id, payment]));
+    row.record.submission.payments = row.record.submission.payments.map((entry) => {
+      const payment = entry.paymentRef ? claimed.get(entry.paymentRef) : undefined;
+      return payment ? recordedPayment(payment) : entry;
+    });
+  }
+
+  private async insertWith(query: (statement: QueryConfig) => Promise<InsertRow[]>, workspaceId: WorkspaceId, row: NewSubmission): Promise<InsertOutcome> {
     const shard = Math.floor(Math.random() * RESPONSE_COUNT_SHARDS);
-    const [{ status, inserted }] = await this.sql.query<{ status: string | null; inserted: number }>({
+    const statement = {
       name: 'insert_form_submission',
       text: INSERT_SUBMISSION,
       values: [row.id, row.formId, row.publishedVersion, row.dedupeKey, JSON.stringify(row.record), row.createdAt, shard, row.uploadIds, workspaceId],
-    });
+    };
+    const [{ status, inserted }] = await query(statement);
     if (status === null) return 'form_gone';
     if (status !== 'published') return 'form_not_accepting';
     return inserted === 1 ? 'stored' : 'duplicate';
+  }
+
+  /** The payment orders of a form by id (for a submission naming them). */
+  async paymentsOf(workspaceId: WorkspaceId, formId: string, ids: string[]): Promise<Map<string, PaymentRow>> {
+    if (!ids.length) return new Map();
+    const rows = await this.sql.query<PaymentRow>({
+      text: `SELECT ${PAYMENT_COLUMNS.replace(/(\w+)/g, 'p.$1')} FROM form_payments p JOIN forms f ON f.id = p.form_id
+             WHERE p.id = ANY($1::text[]) AND p.form_id = $2 AND f.workspace_id = $3`,
+      values: [ids, formId, workspaceId],
+    });
+    return new Map(rows.map((row) => [row.id, row]));
   }
 
   async list(workspaceId: WorkspaceId, formId: string, after: Date | undefined, limit: number): Promise<SubmissionRecord[]> {

@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { FormsErrors } from '@forms/contracts';
 import { AnswerValue, answerToText, coerceAnswer, DraftSchema, Field, HiddenField, UploadedFile } from '@forms/draft-schema';
 import { PublishedForm, PublishedForms } from '@forms/forms';
-import { missingRequired, paymentAmount, walk } from '@forms/runtime';
+import { currencyMinorDigits, PaymentDue, recordedPayment, RecordedPayment } from '@forms/payments';
+import { missingRequired, paymentAmount, walk, WalkResult } from '@forms/runtime';
 import { APP_CONFIG, AppConfig } from '@shared/config';
 import { Clock, IdGenerator, WorkspaceContext } from '@shared/core';
 import { readSubmissionInput, SubmissionInput } from './submission-input';
@@ -42,6 +43,7 @@ export class SubmissionsService {
       });
     }
     const uploadIds = await this.resolveUploads(form, answers, input.valuesPath);
+    const payments = await this.resolvePayments(form, duePayments(schema, path, answers), input.payments);
 
     const visited = new Set(path.visitedStepIds);
     const fields = schema.steps.flatMap((step) => step.fields.map((field) => ({ step, field })));
@@ -60,11 +62,7 @@ export class SubmissionsService {
         redirectTo: path.redirectTo,
         variables: path.variables,
         quiz: path.quiz,
-        payments: fields.flatMap(({ step, field }) =>
-          field.type === 'payment' && visited.has(step.id)
-            ? [{ fieldId: field.id, amount: paymentAmount(field, path.state, answers), currency: field.currency, status: 'unpaid' as const }]
-            : [],
-        ),
+        payments,
       },
       answers: kept.map(({ field }) => ({
         fieldId: field.id,
@@ -94,6 +92,7 @@ export class SubmissionsService {
       record,
       createdAt,
       uploadIds,
+      paymentIds: payments.flatMap((payment) => (payment.paymentRef ? [payment.paymentRef] : [])),
     });
     if (outcome === 'duplicate') {
       throw FormsErrors.fail('duplicate_submission', 'A submission for this analytics session was already recorded for this form.', {
@@ -111,6 +110,45 @@ export class SubmissionsService {
       thank_you: path.endingScreen,
       ...(path.redirectTo ? { redirect_to: path.redirectTo } : {}),
     };
+  }
+
+  /** The payment fields on the path these answers take, with the amount each is due (what the order endpoint charges). */
+  paymentsDue(form: PublishedForm, body: unknown): PaymentDue[] {
+    const schema = acceptingSchema(form);
+    const { answers, hidden } = this.readAnswers(schema, readSubmissionInput(body));
+    return duePayments(schema, walk(schema, answers, hidden), answers);
+  }
+
+  /**
+   * Each due payment's entry in the record. A payment sent must be an order of this form for that field, on no other
+   * submission, for exactly the amount and currency due now; a required payment field needs it paid (verified by the
+   * checkout or the provider's webhook), an optional one may be pending (reconciled later by the webhook) or absent.
+   */
+  private async resolvePayments(form: PublishedForm, dues: PaymentDue[], sent: Record<string, string>): Promise<RecordedPayment[]> {
+    const dueFields = new Set(dues.map((due) => due.field.id));
+    const stray = Object.keys(sent).find((fieldId) => !dueFields.has(fieldId));
+    if (stray) throw FormsErrors.invalid('unknown_field', `payments.${stray} is not a payment field due on this path.`, `payments.${stray}`);
+    const rows = await this.repository.paymentsOf(form.workspaceId, form.formId, Object.values(sent));
+    return dues.map(({ field, amount, currency }) => {
+      const path = `payments.${field.id}`;
+      const ref = sent[field.id];
+      const row = ref === undefined ? undefined : rows.get(ref);
+      if (amount === 0) return { fieldId: field.id, amount, currency, status: 'unpaid' };
+      if (ref !== undefined && (!row || row.field_id !== field.id)) {
+        throw FormsErrors.fail('payment_not_found', `${path}: no payment order with this id was made for this field.`, { details: { field: path } });
+      }
+      if (row?.submission_id)
+        throw FormsErrors.fail('payment_already_used', `${path}: this payment is already recorded on another submission.`, { details: { field: path } });
+      if (row && (row.amount !== amount || row.currency !== currency)) {
+        throw FormsErrors.fail('payment_amount_mismatch', `${path}: the payment was for another amount than the answers now lead to; pay again.`, {
+          details: { field: path },
+        });
+      }
+      if (field.required && row?.status !== 'paid') {
+        throw FormsErrors.fail('payment_required', `${path}: this payment is required and has not been completed.`, { details: { field: path } });
+      }
+      return row ? recordedPayment(row) : { fieldId: field.id, amount, currency, status: 'unpaid' };
+    });
   }
 
   list(workspace: WorkspaceContext, formId: string, query: { after?: Date; limit: number }): Promise<SubmissionRecord[]> {
@@ -192,6 +230,26 @@ function acceptingSchema(form: PublishedForm): DraftSchema {
   }
   if (form.status === 'closed') throw formClosed();
   return form.schema;
+}
+
+/** The payment fields on the walked path and their amounts in the currency's minor units. */
+function duePayments(schema: DraftSchema, path: WalkResult, answers: Record<string, AnswerValue>): PaymentDue[] {
+  const visited = new Set(path.visitedStepIds);
+  return schema.steps.flatMap((step) =>
+    visited.has(step.id)
+      ? step.fields.flatMap((field) => {
+          if (field.type !== 'payment') return [];
+          const digits = currencyMinorDigits(field.currency);
+          if (digits === null) {
+            throw FormsErrors.fail(
+              'unsupported_currency',
+              `The payment field ${field.id} names ${field.currency}, which is no currency payments can be taken in.`,
+            );
+          }
+          return [{ field, amount: paymentAmount(field, path.state, answers, digits), currency: field.currency }];
+        })
+      : [],
+  );
 }
 
 const formClosed = () => FormsErrors.fail('form_closed', 'This form is closed and no longer accepts submissions.');

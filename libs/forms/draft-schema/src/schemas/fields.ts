@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { FIELD_DEFAULTS } from '../defaults';
 import { ACCEPT_PATTERN, CURRENCY_PATTERN, HIDDEN_NAME_PATTERN, isCalendarDate } from '../formats';
 import { LIMITS } from '../limits';
-import { FIELD_TYPES, type FieldType } from '../model';
+import { FIELD_TYPES, PAYMENT_PROVIDERS, type FieldType } from '../model';
 import { COUNTRY_CALLING_CODES } from '../phone';
 import { coded, description, httpUrl, id, label, matching, nonEmptyLabel } from './common';
 
@@ -78,6 +78,7 @@ const TYPE_PROPERTIES = {
   },
   payment: {
     currency: matching(CURRENCY_PATTERN, 'invalid_currency', 'Use a three-letter ISO 4217 code in capitals (USD).'),
+    provider: z.enum(PAYMENT_PROVIDERS).optional(),
     // A bare number is a fixed amount in minor units.
     amount: z.preprocess(
       (v) => (typeof v === 'number' ? { type: 'fixed', value: v } : v),

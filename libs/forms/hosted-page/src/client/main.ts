@@ -64,8 +64,9 @@ function start(): void {
     buttons.submit.hidden = !endsHere;
     for (const field of stepFields(current())) {
       if (field.type !== 'payment') continue;
-      const amount = containers.get(field.id)?.querySelector('.payment-amount');
-      if (amount) amount.textContent = formatMoney(paymentAmount(field, states[states.length - 1], answers), field.currency);
+      const amount = containers.get(field.id)?.querySelector<HTMLElement>('.payment-amount');
+      const digits = Number(amount?.dataset.minorDigits ?? 2);
+      if (amount) amount.textContent = formatMoney(paymentAmount(field, states[states.length - 1], answers, digits), field.currency, digits);
     }
   }
 

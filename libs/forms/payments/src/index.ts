@@ -1,0 +1,7 @@
+export * from './minor-units';
+export * from './recorded-payment';
+export * from './providers/payment-provider';
+export * from './payment-integrations.service';
+export * from './payments.service';
+export * from './payments.module';
+export * from './workspace-admin.guard';
