@@ -24,6 +24,8 @@ describe('forms-hosted-page and forms-submission benchmarks', () => {
     expect(result.response_bytes).toBeGreaterThan(result.page_bytes as number);
     expect(result.app_cpu_us_per_request).toEqual(expect.any(Number));
     expect(result.server_rss_mb).toEqual(expect.any(Number));
+    expect(result.bare_req_per_s).toBeGreaterThan(0);
+    expect(result.app_vs_bare).toBeCloseTo((result.req_per_s as number) / (result.bare_req_per_s as number), 2);
   }, 60_000);
 
   it.each(['api', 'public'])(

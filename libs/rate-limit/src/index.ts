@@ -1,2 +1,3 @@
 export * from './rate-limit.guard';
 export * from './fixed-window';
+export * from './batched-window';

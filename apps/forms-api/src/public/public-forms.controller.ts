@@ -64,13 +64,7 @@ export class PublicFormsController {
 
   @Get('f/:public_id')
   async page(@Ip() ip: string, @Param('public_id') publicId: string, @Headers('accept-encoding') acceptEncoding: string | undefined, @Res() reply: Reply) {
-    const retryAfter = await this.limits.hostedPage(ip).then(
-      () => undefined,
-      (error: unknown) => {
-        if (error instanceof DomainError && error.status === 429) return error.headers['retry-after'];
-        throw error;
-      },
-    );
+    const retryAfter = this.pageRetryAfter(ip);
     if (retryAfter) reply.header('retry-after', retryAfter);
     const page = retryAfter ? this.pages.tooManyRequests(Number(retryAfter)) : await this.pages.render(await this.published.byPublicId(publicId));
     reply
@@ -81,6 +75,17 @@ export class PublicFormsController {
       .header('referrer-policy', 'strict-origin-when-cross-origin')
       .header('cache-control', 'no-cache');
     sendBody(reply, page.body, acceptEncoding);
+  }
+
+  /** Retry-After when the client is over its page-view limit (the page then says so), else undefined. */
+  private pageRetryAfter(ip: string): string | undefined {
+    try {
+      this.limits.hostedPage(ip);
+      return undefined;
+    } catch (error) {
+      if (error instanceof DomainError && error.status === 429) return error.headers['retry-after'];
+      throw error;
+    }
   }
 
   @Post('api/public/forms/:public_id/submissions')

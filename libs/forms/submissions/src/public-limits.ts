@@ -28,7 +28,8 @@ export class PublicLimits {
     ]);
   }
 
-  hostedPage(clientIp: string): Promise<void> {
-    return this.limiter.consume([{ scope: 'page-ip', subject: clientSubject(clientIp), limit: this.config.formsHostedPagesPerIp }]);
+  /** Page views are counted without a Redis round trip each: the page itself is served from memory. */
+  hostedPage(clientIp: string): void {
+    this.limiter.consumeBuffered({ scope: 'page-ip', subject: clientSubject(clientIp), limit: this.config.formsHostedPagesPerIp });
   }
 }
