@@ -10,6 +10,8 @@ import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -161,6 +163,11 @@ describe('email-api: OAuth 2.1 authorization server, sign-in and consent', () =>
     });
     const resource = (await (await fetch(`${origin}/.well-known/oauth-protected-resource/mcp`)).json()) as Record<string, unknown>;
     expect(resource.authorization_servers).toEqual([server.issuer]);
+    const preflight = await fetch(`${origin}/oauth/token`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://inspector.example', 'access-control-request-method': 'POST' },
+    });
+    expect([preflight.status, preflight.headers.get('access-control-allow-origin')]).toEqual([204, '*']);
     const metadata = await h.as().get('/v1').expect(200);
     expect(JSON.stringify(metadata.body)).toContain('/.well-known/oauth-authorization-server');
   });
@@ -192,6 +199,10 @@ describe('email-api: OAuth 2.1 authorization server, sign-in and consent', () =>
 
     const client = await mcp(tokens.access_token);
     const capabilities = await callTool(client, 'discovery_get_capabilities');
+    // The OAuth credential variant fits the tool's output schema, generated from the same DTOs as the REST API.
+    const tool = (await client.listTools()).tools.find((t) => t.name === 'discovery_get_capabilities')!;
+    const validate = addFormats(new Ajv({ strict: false, allErrors: true })).compile(tool.outputSchema!);
+    expect(validate(capabilities.structuredContent) || validate.errors).toBe(true);
     const data = capabilities.structuredContent.response.data;
     expect(data.workspace).toEqual({ id: h.workspaceId, name: 'Test workspace' });
     expect(data.credential).toMatchObject({
@@ -327,6 +338,13 @@ describe('email-api: OAuth 2.1 authorization server, sign-in and consent', () =>
     const session = ok.headers.getSetCookie().find((c) => c.startsWith('pl_session='))!;
     expect(session).toMatch(/HttpOnly/i);
     expect(session).toMatch(/SameSite=Lax/i);
+    expect(session).not.toMatch(/Secure/i); // http on loopback: a browser would drop a Secure cookie here
+    const sessionCookie = session.split(';')[0];
+    const apps = await fetch(`${origin}/account/connected-apps`, { headers: { cookie: sessionCookie } });
+    const signOut = await post('/account/sign-out', { csrf_token: csrfOf(await apps.text()) }, 'form', { cookie: sessionCookie });
+    expect(signOut.status).toBe(303);
+    const after = await fetch(`${origin}/account/connected-apps`, { headers: { cookie: sessionCookie }, redirect: 'manual' });
+    expect([after.status, after.headers.get('location')]).toEqual([303, '/account/sign-in?return_to=%2Faccount%2Fconnected-apps']);
 
     const target = 'someone-else@example.test';
     const statuses: number[] = [];

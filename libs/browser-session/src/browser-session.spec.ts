@@ -31,7 +31,7 @@ describe('BrowserSessions', () => {
 
   it('keeps only the digest, sets an HttpOnly SameSite=Lax Secure cookie and derives a session-bound CSRF token', async () => {
     const { headers, reply } = replyRecorder();
-    await sessions.signIn(reply, 'usr_1');
+    await sessions.signIn(requestWith(''), reply, 'usr_1');
     const cookie = headers['set-cookie'];
     expect(cookie).toMatch(/^sid=[A-Za-z0-9_-]{43}; Max-Age=60; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
     const token = cookie.split(';')[0].slice(4);
@@ -41,6 +41,11 @@ describe('BrowserSessions', () => {
     expect(sessions.verifyCsrf(requestWith(`sid=${token}`), session!.csrfToken)).toBe(true);
     expect(sessions.verifyCsrf(requestWith(`sid=${token}`), 'x'.repeat(43))).toBe(false);
     expect(sessions.verifyCsrf(requestWith(''), session!.csrfToken)).toBe(false);
+
+    // Signing in again replaces the session; the old token no longer names one.
+    await sessions.signIn(requestWith(`sid=${token}`), replyRecorder().reply, 'usr_1');
+    expect(await sessions.current(requestWith(`sid=${token}`))).toBeNull();
+    expect(rows.size).toBe(1);
   });
 });
 

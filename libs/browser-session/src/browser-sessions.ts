@@ -53,7 +53,10 @@ export class BrowserSessions {
     this.now = options.now ?? (() => new Date());
   }
 
-  async signIn(reply: FastifyReply, userId: string): Promise<void> {
+  /** Starts a new session (a new token every time: a session id planted before sign-in is worthless) and ends the request's old one. */
+  async signIn(request: FastifyRequest, reply: FastifyReply, userId: string): Promise<void> {
+    const previous = this.tokenOf(request);
+    if (previous) await this.store.deleteSession(digest(previous));
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(this.now().getTime() + this.options.ttlMs);
     await this.store.createSession({ id: this.options.newId(), userId, expiresAt, tokenHash: digest(token) });

@@ -48,7 +48,7 @@ export class AccountController {
     }
     const userId = await this.users.checkPassword(email, field(form, 'password'));
     if (!userId) return again(401, 'That email address and password do not match an account.');
-    await this.sessions.signIn(reply, userId);
+    await this.sessions.signIn(request, reply, userId);
     return reply.code(303).header('location', returnTo).send();
   }
 

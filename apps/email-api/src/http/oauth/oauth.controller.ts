@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Header, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Inject, Options, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '@shared/auth';
@@ -10,6 +10,9 @@ import { ConnectionsService, scopeWords, UsersService } from '@email/oauth';
 import { consentPage, messagePage, SIGN_IN_PATH } from '../account/account-pages';
 
 type Params = Record<string, unknown>;
+/** The endpoints an app calls itself (never with cookies), which browser-based apps call across origins. */
+const APP_ENDPOINTS = ['oauth/register', 'oauth/token', 'oauth/revoke'];
+const METADATA_PATHS = ['.well-known/oauth-authorization-server', '.well-known/openid-configuration', '.well-known/oauth-protected-resource'];
 /** The authorization request's parameters the consent form carries back with the decision. */
 const REQUEST_PARAMS = ['client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'code_challenge', 'code_challenge_method'] as const;
 
@@ -46,17 +49,31 @@ export class OAuthController {
   }
 
   // Clients that only speak OpenID Connect discovery read the same RFC 8414 document (no ID tokens are issued).
-  @Get(['.well-known/oauth-authorization-server', '.well-known/openid-configuration'])
+  @Get(METADATA_PATHS.slice(0, 2))
   @Header('cache-control', 'public, max-age=300')
+  @Header('access-control-allow-origin', '*')
   serverMetadata(): Record<string, unknown> {
     return this.metadata;
   }
 
   /** RFC 9728 for the REST API itself (the MCP endpoint has its own document under /mcp). */
-  @Get('.well-known/oauth-protected-resource')
+  @Get(METADATA_PATHS[2])
   @Header('cache-control', 'public, max-age=300')
+  @Header('access-control-allow-origin', '*')
   apiResourceMetadata(): Record<string, unknown> {
     return this.apiResource;
+  }
+
+  /** CORS preflight: no cookie is ever read on these endpoints, so any origin may call them. */
+  @Options([...APP_ENDPOINTS, ...METADATA_PATHS])
+  preflight(@Res() reply: FastifyReply): FastifyReply {
+    return reply
+      .code(204)
+      .header('access-control-allow-origin', '*')
+      .header('access-control-allow-methods', 'GET, POST, OPTIONS')
+      .header('access-control-allow-headers', 'content-type, authorization, mcp-protocol-version')
+      .header('access-control-max-age', '600')
+      .send();
   }
 
   @Post('oauth/register')
@@ -147,7 +164,7 @@ export class OAuthController {
 
   /** Runs a protocol step; an OAuthError is answered as RFC 6749 says (`{error, error_description}`), not as an API error. */
   private async answer(reply: FastifyReply, status: number, step: () => Promise<object>): Promise<FastifyReply> {
-    reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+    reply.header('cache-control', 'no-store').header('pragma', 'no-cache').header('access-control-allow-origin', '*');
     try {
       return reply.code(status).send(await step());
     } catch (error) {
