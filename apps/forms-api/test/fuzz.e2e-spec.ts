@@ -562,6 +562,20 @@ describe('forms-api: fuzzing the write endpoints', () => {
         ),
       },
       {
+        name: 'clone',
+        method: 'post',
+        path: formPath('/clone'),
+        bodies: withGeneric(
+          fc.record({ title, workspaceId: mostly(fc.constant(api.main.workspaceId), fc.constantFrom('wrk_nope', '')) }, { requiredKeys: [] }),
+        ),
+      },
+      {
+        name: 'from starter template',
+        method: 'post',
+        path: '/api/v1/starter-templates/lead_capture/forms',
+        bodies: withGeneric(fc.record({ title, workspace_id: fc.constantFrom(api.main.workspaceId, 'wrk_nope') }, { requiredKeys: [] })),
+      },
+      {
         name: 'patch form',
         method: 'patch',
         path: formPath(),
@@ -737,6 +751,8 @@ describe('forms-api: fuzzing the write endpoints', () => {
 
   const ENDPOINT_NAMES = [
     'create',
+    'clone',
+    'from starter template',
     'patch form',
     'put draft',
     'publish',
@@ -758,8 +774,10 @@ describe('forms-api: fuzzing the write endpoints', () => {
     'delete field',
     'delete form',
   ];
+  /** The endpoints whose success is a new form (the others change the fuzzed form, restored after each). */
+  const CREATES_A_FORM = ['create', 'clone', 'from starter template'];
   /** The fixed hostile bodies go to the endpoints that read a body. */
-  const BODY_ENDPOINT_NAMES = ENDPOINT_NAMES.slice(0, 16);
+  const BODY_ENDPOINT_NAMES = ENDPOINT_NAMES.slice(0, 18);
   const endpoint = (name: string) => endpoints().find((e) => e.name === name)!;
   const send = (e: Pick<Endpoint, 'method' | 'path' | 'publicRoute'>, json: string, idempotencyKey?: string, query = '') => {
     let test = api
@@ -799,7 +817,8 @@ describe('forms-api: fuzzing the write endpoints', () => {
       ...endpoints().map((e) => ({ method: e.method.toUpperCase(), path: e.path })),
       { method: 'POST', path: `/api/public/forms/${publicId}/uploads` },
     ];
-    const writeRoutes = appRoutes(api.app).filter((route) => route.method !== 'GET');
+    // /api/mcp answers JSON-RPC, and its tools run the routes fuzzed here.
+    const writeRoutes = appRoutes(api.app).filter((route) => route.method !== 'GET' && route.path !== '/api/mcp');
     const unfuzzed = writeRoutes.filter((route) => {
       const pattern = new RegExp(`^${route.path.replace(/:[a-z_]+/g, '[^/]+')}$`);
       return !fuzzed.some((e) => e.method === route.method && pattern.test(e.path));
@@ -824,7 +843,7 @@ describe('forms-api: fuzzing the write endpoints', () => {
               if (e.after) return e.after();
               if (name.startsWith('submit')) return;
               // The draft the accepted edit left behind parses again, unchanged.
-              const id = name === 'create' ? res.body.data.id : formId;
+              const id = CREATES_A_FORM.includes(name) ? res.body.data.id : formId;
               const stored = await api.as().get(`/api/v1/forms/${id}`);
               expect({ name, body, status: stored.status }).toEqual({ name, body, status: 200 });
               const again = await api.as().put(`/api/v1/forms/${id}/draft`).send({ draftSchema: stored.body.draft_schema, force: true });
@@ -836,7 +855,7 @@ describe('forms-api: fuzzing the write endpoints', () => {
                 error: undefined,
               });
               expect({ name, body, draft: again.body.draft_schema }).toEqual({ name, body, draft: stored.body.draft_schema });
-              if (name !== 'create') await restore(name === 'publish');
+              if (!CREATES_A_FORM.includes(name)) await restore(name === 'publish');
               return;
             }
             await expectCleanRejection({ name, body, idempotencyKey, query }, res, before);
@@ -896,6 +915,8 @@ describe('forms-api: fuzzing the write endpoints', () => {
       const draftWith = () => ({ ...baseDraft(), settings: { ...baseDraft().settings, name: value } });
       switch (name) {
         case 'create':
+        case 'clone':
+        case 'from starter template':
         case 'patch form':
           return { title: value };
         case 'put draft':
@@ -971,7 +992,7 @@ describe('forms-api: fuzzing the write endpoints', () => {
       const res = await send(e, json);
       if (res.status >= 200 && res.status < 300) {
         // Accepting is fine only when what was stored reads back (the value made it through intact or was normalised).
-        if (name !== 'create' && !name.startsWith('submit')) await restore(name === 'publish');
+        if (!CREATES_A_FORM.includes(name) && !name.startsWith('submit')) await restore(name === 'publish');
         return;
       }
       await expectCleanRejection({ name, what, body: json.slice(0, 120) }, res, before);

@@ -239,6 +239,8 @@ describe('forms-api: MCP endpoint (real MCP client over streamable HTTP)', () =>
 
   it('runs every other tool with a result its output schema accepts', async () => {
     const client = await connect(h.main.key);
+    const capabilities = ok(await call(client, 'postline_get_capabilities'));
+    expect(capabilities).toMatchObject({ owner: { id: h.main.ownerId }, api_key: { scopes: expect.arrayContaining(['forms:create']) } });
     const templates = ok(await call(client, 'postline_list_starter_templates'));
     expect((templates.data as Array<{ id: string }>).map((t) => t.id)).toEqual(
       expect.arrayContaining(['lead_capture', 'customer_feedback', 'nps_survey', 'event_registration', 'job_application', 'product_match_quiz']),

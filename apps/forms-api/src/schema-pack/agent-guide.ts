@@ -44,6 +44,13 @@ export function renderLlmsTxt(document: OpenAPIObject, baseUrl: string): string 
     '',
     `Field types (the \`type\` of a field; properties per type in the \`Field\` schema): ${FIELD_TYPES.join(', ')}.`,
     '',
+    '## Agents (MCP)',
+    '',
+    `MCP clients connect to ${baseUrl}/api/mcp (streamable HTTP; for stdio, \`postline-forms-mcp --url ${baseUrl}\` with the key in`,
+    'POSTLINE_API_KEY). Listing tools needs no credential; calling one needs the API key as a bearer token. Tools are named',
+    '`postline_<verb>_<noun>` (the dotted `postline.<verb>_<noun>` is accepted too) and run the operations below; start with',
+    '`postline_list_workspaces`.',
+    '',
     '## Operations',
     '',
     ...documentedOperations(document).map(

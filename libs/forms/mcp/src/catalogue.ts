@@ -40,6 +40,13 @@ const REVISION = 'Pass the newest draftRevision (from get_form or the last edit)
  */
 export const FORMS_TOOLS: readonly FormsToolSpec[] = [
   {
+    tool: 'get_capabilities',
+    operationId: 'getMe',
+    title: 'Describe the connection',
+    description: "The credential's owner and its scopes (what these tools may do for you). Call before multi-step work.",
+    hints: read,
+  },
+  {
     tool: 'list_workspaces',
     operationId: 'listWorkspaces',
     title: 'List workspaces',

@@ -29,7 +29,7 @@ const VALIDATION_REPORT = 'ValidationReportDto';
 /**
  * One tool per entry of the catalogue, over the route it names: input and output schemas from the schema pack's own
  * parameters, bodies and answers (the same validation the REST API runs), scopes from its security requirement.
- * A catalogue entry whose route the document lacks is a programming error and fails the start.
+ * A catalogue entry whose route the document lacks is a programming error: the first MCP request fails with it.
  */
 export function buildFormsTools(document: FormsApiDocument): FormsMcpTool[] {
   const converter = new SchemaConverter((document.components?.schemas ?? {}) as Record<string, SchemaObject>);
