@@ -183,6 +183,28 @@ describe('forms-api: MCP endpoint (real MCP client over streamable HTTP)', () =>
     expect(page.text).toContain('How did you hear about us?');
   });
 
+  it('recommends no workspace when several are writable, and clones across workspaces the caller can reach', async () => {
+    const multi = await h.newAccount('multi@example.com');
+    const { workspace_id: second } = await h.accounts.createWorkspace(multi.ownerId, { name: 'Second' });
+    await h.accounts.setMembership(h.main.workspaceId, multi.ownerId, 'viewer');
+    const client = await connect(multi.key);
+    const workspaces = ok(await call(client, 'postline_list_workspaces'));
+    expect(workspaces).toMatchObject({ defaultWorkspaceId: multi.workspaceId, recommendedCreateWorkspaceId: null });
+    expect(workspaces.workspaces).toEqual([
+      expect.objectContaining({ id: multi.workspaceId, canCreateForms: true }),
+      expect.objectContaining({ id: second, canCreateForms: true }),
+      expect.objectContaining({ id: h.main.workspaceId, role: 'viewer', canCreateForms: false }),
+    ]);
+    const ambiguous = await call(client, 'postline_create_form', { idempotencyKey: 'multi-1', title: 'Where?' });
+    expect(ambiguous.error).toMatchObject({ category: 'validation', code: 'workspace_required', recovery: { action: 'fix_arguments' } });
+
+    const owned = ok(await call(await connect(h.main.key), 'postline_create_form', { idempotencyKey: 'shared-1', title: 'Shared' }));
+    const copy = ok(await call(client, 'postline_clone_form', { formId: owned.data!.id, workspaceId: second }));
+    expect(copy.form).toMatchObject({ workspace_id: second, title: 'Shared (copy)' });
+    const viewerOnly = await call(client, 'postline_clone_form', { formId: owned.data!.id, workspaceId: h.main.workspaceId });
+    expect(viewerOnly.error).toMatchObject({ category: 'permission', code: 'insufficient_role' });
+  });
+
   it('refuses a stale draftRevision as a conflict with the current revision and recovery advice', async () => {
     const client = await connect(h.main.key);
     const formId = ok(await call(client, 'postline_create_form', { idempotencyKey: 'stale-1', title: 'Stale' })).data!.id as string;
