@@ -16,6 +16,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { launchChromium, listenOnLoopback } from '@shared/testing';
+import { EmailPrisma } from '@email/data-access';
 import { UsersService } from '@email/oauth';
 import { emailApi, EmailApiHarness } from './helpers';
 
@@ -36,6 +37,7 @@ const pkce = () => {
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
 };
 
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const csrfOf = (html: string) => /name="csrf_token" value="([^"]+)"/.exec(html)![1];
 const cookieOf = (response: Response) =>
   response.headers
@@ -354,6 +356,8 @@ describe('email-api: OAuth 2.1 authorization server, sign-in and consent', () =>
       if (res.status === 429) expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
     }
     expect(statuses).toEqual([...Array<number>(10).fill(401), 429]);
+    // Successful sign-ins count for nothing: the account used all along signs in still.
+    expect(await signIn()).toMatch(/^pl_session=/);
   });
 
   it('revoking a connected app blocks its tokens at once, while API keys keep working', async () => {
@@ -385,10 +389,35 @@ describe('email-api: OAuth 2.1 authorization server, sign-in and consent', () =>
     await expect(callTool(keyClient, 'workspace_get')).rejects.toMatchObject({ code: 401 });
     await h.as().get('/v1/workspace').expect(200);
 
+    // Approving the app again reconnects it with new tokens; the revoked ones stay revoked.
+    const reconnected = await tokensFor(clientId);
+    await h.as(reconnected.access_token).get('/v1/workspace').expect(200);
+    await h.as(tokens.access_token).get('/v1/workspace').expect(401);
+
     // Another person's workspace id in the form revokes nothing.
     const other = await post('/account/connected-apps/revoke', { csrf_token: csrf, connection_id: 'mcn_unknown', workspace_id: 'wsp_someone_else' }, 'form', {
       cookie,
     });
     expect(other.status).toBe(404);
+  });
+
+  it("drops a family's expired tokens when it issues new ones, keeping a rotated refresh token until it expires", async () => {
+    const clientId = await register();
+    const first = await tokensFor(clientId);
+    const prisma = h.app.get(EmailPrisma);
+    await prisma.oAuthToken.updateMany({ where: { token_hash: sha256(first.access_token) }, data: { expires_at: new Date(Date.now() - 1000) } });
+    expect((await post('/oauth/token', { grant_type: 'refresh_token', client_id: clientId, refresh_token: first.refresh_token })).status).toBe(200);
+    expect(await prisma.oAuthToken.count({ where: { token_hash: sha256(first.access_token) } })).toBe(0);
+    expect(await prisma.oAuthToken.count({ where: { token_hash: sha256(first.refresh_token), used_at: { not: null } } })).toBe(1);
+  });
+
+  // Last: it spends this address's registration allowance.
+  it('limits client registrations per address', async () => {
+    const answers: Response[] = [];
+    for (let i = 0; i < 25; i++) answers.push(await post('/oauth/register', { client_name: `Bulk ${i}`, redirect_uris: [callback] }, 'json'));
+    const last = answers.at(-1)!;
+    expect([last.status, ((await last.json()) as { error: string }).error]).toEqual([429, 'too_many_requests']);
+    expect(Number(last.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(answers.filter((answer) => answer.status === 201).length).toBeLessThan(20);
   });
 });

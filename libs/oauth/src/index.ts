@@ -4,3 +4,4 @@ export * from './store';
 export * from './client-registration';
 export * from './metadata';
 export * from './oauth-server';
+export * from './registration-limiter';

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AuthChangeBus, AuthServices } from '@shared/auth';
+import { Clock } from '@shared/core';
 import type { BrowserSessionStore, StoredBrowserSession } from '@shared/browser-session';
 import type { Consumed, OAuthClient, OAuthStore, StoredAuthorizationCode, StoredToken } from '@shared/oauth';
 import { OAuthRepository } from './oauth.repository';
@@ -10,6 +11,7 @@ export class EmailOAuthStore implements OAuthStore, BrowserSessionStore {
   constructor(
     private readonly repository: OAuthRepository,
     private readonly changes: AuthChangeBus,
+    private readonly clock: Clock,
   ) {}
 
   createClient(client: OAuthClient): Promise<void> {
@@ -21,7 +23,7 @@ export class EmailOAuthStore implements OAuthStore, BrowserSessionStore {
   }
 
   saveAuthorizationCode(code: StoredAuthorizationCode): Promise<void> {
-    return this.repository.saveAuthorizationCode(code);
+    return this.repository.saveAuthorizationCode(code, this.clock.now());
   }
 
   consumeAuthorizationCode(codeHash: string, now: Date): Promise<Consumed<StoredAuthorizationCode> | null> {
@@ -50,7 +52,7 @@ export class EmailOAuthStore implements OAuthStore, BrowserSessionStore {
   }
 
   createSession(session: StoredBrowserSession & { tokenHash: string }): Promise<void> {
-    return this.repository.createSession(session);
+    return this.repository.createSession(session, this.clock.now());
   }
 
   findSession(tokenHash: string, now: Date): Promise<StoredBrowserSession | null> {

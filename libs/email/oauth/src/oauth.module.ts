@@ -4,7 +4,7 @@ import { AuthChangesModule } from '@shared/auth';
 import { BrowserSessions, SignedOutCsrf, SignInLimiter, useSecureCookies } from '@shared/browser-session';
 import { APP_CONFIG, AppConfig } from '@shared/config';
 import { IdGenerator } from '@shared/core';
-import { OAuthServer } from '@shared/oauth';
+import { OAuthServer, RegistrationLimiter } from '@shared/oauth';
 import { REDIS_CLIENT } from '@shared/redis';
 import { EMAIL_SCOPES, EmailAccessModule } from '@email/access';
 import { EmailBearerVerifier } from './bearer-verifier';
@@ -65,7 +65,12 @@ export class EmailUsersModule {}
       // Under the deployment's Redis namespace (QUEUE_PREFIX), like its queues.
       useFactory: (redis: Redis, config: AppConfig) => new SignInLimiter(redis, `${config.queuePrefix}:email-sign-in`),
     },
+    {
+      provide: RegistrationLimiter,
+      inject: [REDIS_CLIENT, APP_CONFIG],
+      useFactory: (redis: Redis, config: AppConfig) => new RegistrationLimiter(redis, `${config.queuePrefix}:email-oauth-register`),
+    },
   ],
-  exports: [EmailUsersModule, ConnectionsService, EmailBearerVerifier, OAuthServer, BrowserSessions, SignedOutCsrf, SignInLimiter],
+  exports: [EmailUsersModule, ConnectionsService, EmailBearerVerifier, OAuthServer, BrowserSessions, SignedOutCsrf, SignInLimiter, RegistrationLimiter],
 })
 export class EmailOAuthModule {}

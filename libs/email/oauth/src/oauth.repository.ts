@@ -70,10 +70,12 @@ export class OAuthRepository {
 
   // Browser sessions (the digest identifies the session).
 
-  async createSession(session: StoredBrowserSession & { tokenHash: string }): Promise<void> {
-    await this.prisma.browserSession.create({
-      data: { id: session.id, token_hash: session.tokenHash, user_id: session.userId, expires_at: session.expiresAt },
-    });
+  /** Also drops the person's expired sessions, so they do not pile up. */
+  async createSession(session: StoredBrowserSession & { tokenHash: string }, now: Date): Promise<void> {
+    await this.prisma.$transaction([
+      this.prisma.browserSession.deleteMany({ where: { user_id: session.userId, expires_at: { lte: now } } }),
+      this.prisma.browserSession.create({ data: { id: session.id, token_hash: session.tokenHash, user_id: session.userId, expires_at: session.expiresAt } }),
+    ]);
   }
 
   async findSession(tokenHash: string, now: Date): Promise<StoredBrowserSession | null> {
@@ -172,7 +174,9 @@ export class OAuthRepository {
 
   // Codes and tokens: their digest identifies them, and each row names its workspace.
 
-  async saveAuthorizationCode(code: StoredAuthorizationCode): Promise<void> {
+  /** Also drops the connection's expired codes (a used code is kept until then, to recognise its replay). */
+  async saveAuthorizationCode(code: StoredAuthorizationCode, now: Date): Promise<void> {
+    await this.prisma.oAuthAuthorizationCode.deleteMany({ where: { connection_id: code.grantId, workspace_id: code.workspaceId, expires_at: { lte: now } } });
     await this.prisma.oAuthAuthorizationCode.create({
       data: {
         code_hash: code.codeHash,
@@ -195,11 +199,16 @@ export class OAuthRepository {
     return row && { record: codeOf(row), firstUse: count === 1 };
   }
 
-  /** Saves the pair only while their connection is live (one statement each, in one transaction). */
+  /**
+   * Saves the pair only while their connection is live, and drops the family's expired tokens (a rotated refresh
+   * token is kept until it expires, to recognise its reuse).
+   */
   async saveTokens(tokens: StoredToken[]): Promise<boolean> {
+    const [{ grantId, workspaceId, familyId, createdAt }] = tokens;
     return this.prisma.$transaction(async (tx) => {
-      const live = await tx.mcpConnection.count({ where: { id: tokens[0].grantId, workspace_id: tokens[0].workspaceId, revoked_at: null } });
+      const live = await tx.mcpConnection.count({ where: { id: grantId, workspace_id: workspaceId, revoked_at: null } });
       if (live === 0) return false;
+      await tx.oAuthToken.deleteMany({ where: { family_id: familyId, workspace_id: workspaceId, expires_at: { lte: createdAt } } });
       await tx.oAuthToken.createMany({ data: tokens.map(rowOf) });
       return true;
     });

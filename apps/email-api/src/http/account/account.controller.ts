@@ -41,13 +41,16 @@ export class AccountController {
       sendSessionPage(reply, status, signInPage({ csrfToken: this.signInCsrf.issue(request, reply), returnTo, email, error }));
     if (!this.signInCsrf.verify(request, form?.csrf_token)) return again(403, 'This form expired. Please sign in again.');
     if (!email || !field(form, 'password')) return again(400, 'Enter your email address and password.');
-    const retryAfter = await this.limiter.attempt(email, request.ip);
+    const retryAfter = await this.limiter.retryAfter(email, request.ip);
     if (retryAfter !== null) {
       reply.header('retry-after', String(retryAfter));
       return again(429, `Too many sign-in attempts. Try again in ${Math.ceil(retryAfter / 60)} minute${retryAfter > 60 ? 's' : ''}.`);
     }
     const userId = await this.users.checkPassword(email, field(form, 'password'));
-    if (!userId) return again(401, 'That email address and password do not match an account.');
+    if (!userId) {
+      await this.limiter.recordFailure(email, request.ip);
+      return again(401, 'That email address and password do not match an account.');
+    }
     await this.sessions.signIn(request, reply, userId);
     return reply.code(303).header('location', returnTo).send();
   }

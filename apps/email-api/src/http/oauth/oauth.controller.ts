@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '@shared/auth';
 import { BrowserSessions, sendSessionPage } from '@shared/browser-session';
 import { APP_CONFIG, AppConfig } from '@shared/config';
-import { AuthorizeCheck, authorizationServerMetadata, OAuthError, OAuthServer, protectedResourceMetadata } from '@shared/oauth';
+import { AuthorizeCheck, authorizationServerMetadata, OAuthError, OAuthServer, protectedResourceMetadata, RegistrationLimiter } from '@shared/oauth';
 import { EMAIL_SCOPES } from '@email/access';
 import { ConnectionsService, scopeWords, UsersService } from '@email/oauth';
 import { consentPage, messagePage, SIGN_IN_PATH } from '../account/account-pages';
@@ -32,6 +32,7 @@ export class OAuthController {
     private readonly sessions: BrowserSessions,
     private readonly users: UsersService,
     private readonly connections: ConnectionsService,
+    private readonly registrations: RegistrationLimiter,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.metadata = authorizationServerMetadata({
@@ -77,8 +78,15 @@ export class OAuthController {
   }
 
   @Post('oauth/register')
-  async register(@Body() body: unknown, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    return this.answer(reply, 201, () => this.oauth.register(body));
+  async register(@Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
+    return this.answer(reply, 201, async () => {
+      const retryAfter = await this.registrations.attempt(request.ip);
+      if (retryAfter !== null) {
+        reply.header('retry-after', String(retryAfter));
+        throw new OAuthError('too_many_requests', 'Too many client registrations from this address; try again later.', 429);
+      }
+      return this.oauth.register(body);
+    });
   }
 
   @Post('oauth/token')
