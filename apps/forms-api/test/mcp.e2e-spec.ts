@@ -264,7 +264,7 @@ describe('forms-api: MCP endpoint (real MCP client over streamable HTTP)', () =>
     const capabilities = ok(await call(client, 'postline_get_capabilities'));
     expect(capabilities).toMatchObject({ owner: { id: h.main.ownerId }, api_key: { scopes: expect.arrayContaining(['forms:create']) } });
     const templates = ok(await call(client, 'postline_list_starter_templates'));
-    expect((templates.data as Array<{ id: string }>).map((t) => t.id)).toEqual(
+    expect((templates.data as unknown as Array<{ id: string }>).map((t) => t.id)).toEqual(
       expect.arrayContaining(['lead_capture', 'customer_feedback', 'nps_survey', 'event_registration', 'job_application', 'product_match_quiz']),
     );
     const fromTemplate = ok(await call(client, 'postline_create_form_from_starter_template', { templateId: 'nps_survey', idempotencyKey: 'tpl-1' }));
