@@ -2,7 +2,7 @@
  * The email-jobs-worker's subscriber exports and the clean-up of expired files: the CSV holds every standard column,
  * the tags and the custom fields by label, with formula-like cells neutralised; the selection (search, status, cold)
  * is the list's; the file expires and the clean-up deletes it, and expired uploads with theirs. Real PostgreSQL,
- * Redis and BullMQ; pages of the export are the worker's own (5,000 rows), so a 12,000-row export spans three.
+ * Redis and BullMQ; the export is one COPY statement whose selection values are inlined as quoted literals.
  */
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
@@ -109,13 +109,19 @@ describe('email-jobs-worker: subscriber exports', () => {
     expect((await exported({ cold_only: true })).rows.slice(1).map((row) => row[0])).toEqual(['sub_2', 'sub_3']);
   });
 
-  it('streams a large export in pages', async () => {
+  it('streams a large export', async () => {
     await prisma.subscriber.createMany({
       data: Array.from({ length: 12_000 }, (_, i) => ({ id: `sub_bulk_${String(i).padStart(5, '0')}`, workspace_id: WS, email: `bulk${i}@example.com` })),
     });
     const { rows } = await exported({ query: 'bulk' });
     expect(rows.length).toBe(12_001);
     expect(new Set(rows.slice(1).map((row) => row[0])).size).toBe(12_000);
+  });
+
+  it('matches a search with quotes and backslashes literally', async () => {
+    await prisma.subscriber.create({ data: { id: 'sub_quote', workspace_id: WS, email: 'darcy@example.com', name: "D'Arcy \\ Smith" } });
+    expect((await exported({ query: "'arcy \\" })).rows.slice(1).map((row) => row[0])).toEqual(['sub_quote']);
+    expect((await exported({ query: "' OR '1'='1" })).rows.slice(1)).toEqual([]);
   });
 
   it('cleans up expired export files and uploads, keeping an upload whose import is still running', async () => {
