@@ -151,6 +151,13 @@ describe('forms-api: MCP endpoint (real MCP client over streamable HTTP)', () =>
     const replay = ok(await call(client, 'postline_create_form', args));
     expect(replay.data!.id).toBe(formId);
     expect((await h.as().get('/api/v1/forms').expect(200)).body.data).toHaveLength(1);
+    const status = ok(await call(client, 'postline_get_create_form_status', { idempotencyKey: 'agent-flow-1' }));
+    expect(status).toMatchObject({ idempotencyKey: 'agent-flow-1', status: 'created', form: { id: formId } });
+    expect(ok(await call(client, 'postline_get_create_form_status', { idempotencyKey: 'never-used' }))).toEqual({
+      idempotencyKey: 'never-used',
+      status: 'unknown',
+      form: null,
+    });
     const reused = await call(client, 'postline_create_form', { ...args, title: 'Something else' });
     expect(reused.error).toMatchObject({ category: 'conflict', code: 'idempotency_key_reused' });
 
@@ -321,6 +328,7 @@ describe('forms-api: MCP endpoint (real MCP client over streamable HTTP)', () =>
     const submissionId = (submissions.data as unknown as Array<{ submission: { id: string } }>)[0].submission.id;
     expect(ok(await call(client, 'postline_get_submission', { formId, submissionId })).data).toMatchObject({ submission: { id: submissionId } });
     expect(ok(await call(client, 'postline_delete_form', { formId: clone.data!.id }))).toEqual({ ok: true, id: clone.data!.id });
+    expect(ok(await call(client, 'postline_get_create_form_status', { idempotencyKey: 'clone-1' }))).toMatchObject({ status: 'deleted', form: null });
 
     // With the tests above, every tool's structuredContent has been held to its output schema.
     expect([...checked].sort()).toEqual(FORMS_TOOLS.map((spec) => `postline_${spec.tool}`).sort());

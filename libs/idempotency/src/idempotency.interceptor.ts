@@ -51,6 +51,20 @@ interface HttpReplyLike {
   header(name: string, value: string): unknown;
 }
 
+/** Where the state of a key is kept: per credential subject, the key itself hashed. */
+const storageKey = (tenant: string, key: string) => `idempotency:${tenant}:${createHash('sha256').update(key).digest('hex')}`;
+
+/** What became of an Idempotency-Key: still running, or done with the answer it replays (a 2xx status and body). */
+export type IdempotencyOutcome = { state: 'running' } | { state: 'done'; status: number; body: unknown };
+
+/** The outcome recorded for `key` of a credential subject, or null when there is none (never used, failed, or expired after 24 h). */
+export async function findIdempotencyOutcome(redis: Redis, tenant: string, key: string): Promise<IdempotencyOutcome | null> {
+  const raw = await redis.get(storageKey(tenant, key));
+  if (raw === null) return null;
+  const entry = JSON.parse(raw) as StoredEntry;
+  return entry.state === 'done' ? { state: 'done', status: entry.status ?? 200, body: entry.body ?? null } : { state: 'running' };
+}
+
 /** JSON with sorted keys, so `{a,b}` and `{b,a}` count as the same body. Refuses nesting the validators would refuse. */
 export function canonicalJson(value: unknown, depth = 0): string {
   if (value && typeof value === 'object' && depth >= MAX_INPUT_DEPTH) throw inputTooDeep('body');
@@ -104,8 +118,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const unstorable = findUnstorableInput(request.body, '');
     if (unstorable) throw unstorable;
 
-    const tenant = request.user?.subjectId ?? 'anonymous';
-    const redisKey = `idempotency:${tenant}:${createHash('sha256').update(key).digest('hex')}`;
+    const redisKey = storageKey(request.user?.subjectId ?? 'anonymous', key);
     const fingerprint = createHash('sha256')
       .update(`${request.method} ${request.url}\n${canonicalJson(request.body)}`)
       .digest('hex');

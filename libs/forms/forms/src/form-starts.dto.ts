@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { draftPart } from './responses.dto';
+import { draftPart, FormSummaryDto } from './responses.dto';
 import type { StarterTemplate } from './starter-templates';
 import type { WorkspacePlan, WorkspaceRole } from './workspace-roles';
 
@@ -75,4 +75,20 @@ export class NewFormPlacementDto {
   @IsString()
   @MaxLength(500)
   title?: string;
+}
+
+export const CREATION_STATUSES = ['created', 'in_progress', 'deleted', 'unknown'] as const;
+
+export class CreateFormStatusDto {
+  @ApiProperty() idempotencyKey!: string;
+
+  @ApiProperty({
+    enum: CREATION_STATUSES,
+    description:
+      'created: the key made `form`; in_progress: that request is still running; deleted: it made a form that was deleted since (or that you can no longer reach); unknown: no creation is recorded for the key (never used, refused, or older than 24 hours): creating again is safe.',
+  })
+  status!: (typeof CREATION_STATUSES)[number];
+
+  @ApiProperty({ type: FormSummaryDto, nullable: true, description: 'The form as it is now, when the key created it and it still exists.' })
+  form!: FormSummaryDto | null;
 }

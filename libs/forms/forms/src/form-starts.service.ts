@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@shared/auth';
+import { DomainError } from '@shared/errors';
 import { FormsErrors } from '@forms/contracts';
 import { draftValidationReport } from '@forms/draft-schema';
-import type { DraftValidationDto, WorkspaceListDto } from './form-starts.dto';
+import type { CreateFormStatusDto, DraftValidationDto, WorkspaceListDto } from './form-starts.dto';
 import type { FormDetail } from './form-view';
 import { FormsService } from './forms.service';
 import { starterTemplate } from './starter-templates';
 import { WorkspaceAccess } from './workspace-access';
-import type { FormsWorkspaceContext } from './workspace-context';
+import { FormsWorkspaceContext, WorkspaceContextResolver } from './workspace-context';
 import { ROLE_PERMISSIONS } from './workspace-roles';
 
 /** What agents start from: the caller's workspaces, a draft's readiness, starter templates and copies of forms. */
@@ -16,6 +17,7 @@ export class FormStarts {
   constructor(
     private readonly forms: FormsService,
     private readonly access: WorkspaceAccess,
+    private readonly resolver: WorkspaceContextResolver,
   ) {}
 
   async workspaces(principal: Principal): Promise<WorkspaceListDto> {
@@ -39,6 +41,28 @@ export class FormStarts {
   async validateDraft(workspace: FormsWorkspaceContext, formId: string): Promise<DraftValidationDto> {
     const { data, draft_schema } = await this.forms.get(workspace, formId);
     return { formId: data.id, draftRevision: data.draft_revision, validation: draftValidationReport(draft_schema, { plan: workspace.plan }) };
+  }
+
+  /**
+   * What a creation's idempotency key made, from the answer recorded for it (`created`: the body of a 2xx create), read
+   * again live so a form deleted since, or one the caller can no longer see, is not shown.
+   */
+  async creationStatus(
+    principal: Principal,
+    key: string,
+    outcome: { state: 'running' } | { state: 'done'; body: unknown } | null,
+  ): Promise<CreateFormStatusDto> {
+    if (!outcome) return { idempotencyKey: key, status: 'unknown', form: null };
+    if (outcome.state === 'running') return { idempotencyKey: key, status: 'in_progress', form: null };
+    const formId = (outcome.body as { data?: { id?: unknown } } | null)?.data?.id;
+    if (typeof formId !== 'string') return { idempotencyKey: key, status: 'unknown', form: null };
+    try {
+      const workspace = await this.resolver.forForm(principal, formId, 'view');
+      return { idempotencyKey: key, status: 'created', form: (await this.forms.get(workspace, formId)).data };
+    } catch (error) {
+      if (error instanceof DomainError && error.status === 404) return { idempotencyKey: key, status: 'deleted', form: null };
+      throw error;
+    }
   }
 
   fromStarter(target: FormsWorkspaceContext, templateId: string, title: string | undefined): Promise<FormDetail> {

@@ -72,6 +72,14 @@ export const FORMS_TOOLS: readonly FormsToolSpec[] = [
     extra: 'created_form',
   },
   {
+    tool: 'get_create_form_status',
+    operationId: 'getCreateFormStatus',
+    title: 'Check a form creation',
+    description:
+      'After an interrupted create_form (or clone_form, create_form_from_starter_template): what its idempotencyKey made. status created comes with the form; unknown means nothing is recorded and creating again is safe.',
+    hints: read,
+  },
+  {
     tool: 'get_form',
     operationId: 'getForm',
     title: 'Get a form',
@@ -217,6 +225,7 @@ export const ARGUMENT_NAMES: Record<string, string> = {
   field_id: 'fieldId',
   submission_id: 'submissionId',
   template_id: 'templateId',
+  idempotency_key: 'idempotencyKey',
   draft_revision: 'draftRevision',
   step_ids: 'stepIds',
   field_ids: 'fieldIds',

@@ -1,8 +1,11 @@
-import { Body, Controller, Get, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, Inject, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal, RequireScopes } from '@shared/auth';
-import { Idempotent } from '@shared/idempotency';
+import { findIdempotencyOutcome, Idempotent } from '@shared/idempotency';
+import { REDIS_CLIENT } from '@shared/redis';
+import type { Redis } from 'ioredis';
 import {
+  CreateFormStatusDto,
   DraftValidationDto,
   FormDetailDto,
   FormStarts,
@@ -22,6 +25,7 @@ export class FormStartsController {
   constructor(
     private readonly starts: FormStarts,
     private readonly workspaces: WorkspaceContextResolver,
+    @Inject(REDIS_CLIENT) private readonly redis: Redis,
   ) {}
 
   @Get('starter-templates')
@@ -45,6 +49,14 @@ export class FormStartsController {
   ): Promise<FormDetailDto> {
     const target = await this.workspaces.forCreate(p, body.workspaceId ?? body.workspace_id);
     return this.starts.fromStarter(target, templateId, body.title);
+  }
+
+  @Get('form-creations/:idempotency_key')
+  @RequireScopes('forms:read')
+  @ApiOperation({ operationId: 'getCreateFormStatus', summary: 'What a form creation with this Idempotency-Key made (to reconcile an interrupted create)' })
+  @ApiOkResponse({ type: CreateFormStatusDto })
+  async creationStatus(@CurrentPrincipal() p: Principal, @Param('idempotency_key') key: string): Promise<CreateFormStatusDto> {
+    return this.starts.creationStatus(p, key, await findIdempotencyOutcome(this.redis, p.subjectId, key));
   }
 
   @Post('forms/:form_id/clone')
