@@ -73,6 +73,17 @@ export function apiKeysPage(site: Site): PageContent {
       <p>
         This prints <code>{"workspace_id", "api_key"}</code>; that first key has every scope. Use it to set things up, then hand narrower keys to the programs
         that use the API.
+      </p>
+
+      <h2 id="people">People who connect agent apps</h2>
+      <p>
+        Agent apps connect through OAuth: a person signs in at <code>/account/sign-in</code> and approves the app for one of their workspaces. Create the
+        person's account as a member of their workspaces; the password is read from standard input, so it never shows in the process list:
+      </p>
+      ${codeBlock(`printf '%s' "$PASSWORD" | ${ADMIN} create-user --email ada@example.com --name "Ada" --workspace wsp_…,wsp_…`, 'Create a user')}
+      <p>
+        Passwords need at least 12 characters. Running it again for an existing address adds the person to the named workspaces (the password is then ignored).
+        The person sees and revokes connected apps at <code>/account/connected-apps</code>.
       </p>`,
   };
 }
