@@ -14,3 +14,4 @@ export * from './exports/export-runner';
 export * from './exports/export-csv';
 export * from './files/job-files-cleanup';
 export * from './jobs.module';
+export * from './queued-jobs';

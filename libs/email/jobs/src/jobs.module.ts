@@ -12,6 +12,7 @@ import { ExportLinks } from './exports/export-links';
 import { ExportRunner } from './exports/export-runner';
 import { ExportService } from './exports/export.service';
 import { JobFilesCleanup } from './files/job-files-cleanup';
+import { QueuedJobs } from './queued-jobs';
 import { UploadPageService } from './uploads/upload-page.service';
 import { UploadRepository } from './uploads/upload.repository';
 import { UploadService } from './uploads/upload.service';
@@ -34,9 +35,9 @@ import { UploadService } from './uploads/upload.service';
 })
 export class EmailJobsApiModule {}
 
-/** What email-jobs-worker runs: import and export jobs, and the clean-up of expired files. */
+/** What email-jobs-worker runs: import and export jobs, the clean-up of expired files, and the stale-job sweep's reads. */
 @Module({
-  providers: [jobFilesProvider, ImportJobRepository, ImportBatchWriter, ImportRunner, ExportRunner, JobFilesCleanup],
-  exports: [ImportRunner, ExportRunner, JobFilesCleanup],
+  providers: [jobFilesProvider, ImportJobRepository, ImportBatchWriter, ImportRunner, ExportRunner, JobFilesCleanup, QueuedJobs],
+  exports: [ImportRunner, ExportRunner, JobFilesCleanup, QueuedJobs],
 })
 export class EmailJobsWorkerModule {}

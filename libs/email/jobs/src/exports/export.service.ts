@@ -9,6 +9,7 @@ import type { QueueOf } from '@shared/queue';
 import { ImportJobStatus } from '../imports/import.dto';
 import { SubscriberExportJobCreateRequestDto, SubscriberExportJobDto, SubscriberExportJobSummaryDto } from './export.dto';
 import { ExportLinks } from './export-links';
+import { exportQueueOptions } from '../queued-jobs';
 
 export type ExportJobRow = SubscriberExportJob;
 
@@ -52,7 +53,7 @@ export class ExportService {
         cold_only: request?.cold_only ?? false,
       },
     });
-    await this.queue.add('export', { workspaceId, jobId: id }, { jobId: id, attempts: 3, backoff: { type: 'exponential', delay: 2000 } });
+    await this.queue.add('export', { workspaceId, jobId: id }, exportQueueOptions(id));
     return this.toDto(row);
   }
 

@@ -16,6 +16,7 @@ import {
 } from './import.dto';
 import { compileMapping, mappedCustomFieldIds } from './import-mapping';
 import { ImportJobRepository, ImportJobRow } from './import-job.repository';
+import { importQueueOptions } from '../queued-jobs';
 
 /** What the worker needs of the request, stored with the job (the new tag already resolved to its id). */
 export interface StoredImportRequest {
@@ -103,8 +104,8 @@ export class ImportService {
       }
       return created;
     });
-    // The job id is the queue's job id: queuing it again (a retry of this call) adds nothing.
-    await this.queue.add('import', { workspaceId, jobId: id }, { jobId: id, attempts: 5, backoff: { type: 'exponential', delay: 2000 } });
+    // The job id is the queue's job id: queuing it again (a retry of this call, the stale-job sweep) adds nothing.
+    await this.queue.add('import', { workspaceId, jobId: id }, importQueueOptions(id));
     return toImportDto(job);
   }
 
