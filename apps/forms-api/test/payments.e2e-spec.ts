@@ -6,6 +6,7 @@
 import { FormsPrisma } from '@forms/data-access';
 import { FAKE_RAZORPAY_KEY, FAKE_RAZORPAY_WEBHOOK_SECRET, FakeRazorpay } from '../../../libs/forms/payments/src/testing/fake-razorpay.fixture';
 import { FAKE_STRIPE_KEYS, FakeStripe, STRIPE_CARDS } from '../../../libs/forms/payments/src/testing/fake-stripe.fixture';
+import { PaymentFakes, startPaymentFakes } from '../../../libs/forms/payments/src/testing/payment-fakes.fixture';
 import { formsApi, FormsApiHarness } from './helpers';
 
 const paymentDraft = (provider: 'razorpay' | 'stripe', currency: string, required: boolean) => ({
@@ -22,27 +23,21 @@ const paymentDraft = (provider: 'razorpay' | 'stripe', currency: string, require
 
 describe('forms-api: payments', () => {
   let api: FormsApiHarness;
+  let fakes: PaymentFakes;
   let razorpay: FakeRazorpay;
   let stripe: FakeStripe;
   let workspaceId: string;
 
   beforeAll(async () => {
-    razorpay = await new FakeRazorpay().start();
-    stripe = await new FakeStripe().start();
-    api = await formsApi({
-      RAZORPAY_API_BASE_URL: razorpay.baseUrl,
-      RAZORPAY_CHECKOUT_SCRIPT_URL: razorpay.checkoutScriptUrl,
-      STRIPE_API_BASE_URL: stripe.baseUrl,
-      STRIPE_JS_URL: stripe.stripeJsUrl,
-      PAYMENTS_PROVIDER_TIMEOUT_MS: '5000',
-    });
+    fakes = await startPaymentFakes();
+    ({ razorpay, stripe } = fakes);
+    api = await formsApi(fakes.env);
     workspaceId = (await api.accounts.createWorkspace(api.main.ownerId, { name: 'Paid', plan: 'pro' })).workspace_id;
   });
 
   afterAll(async () => {
     await api?.close();
-    await razorpay?.stop();
-    await stripe?.stop();
+    await fakes?.stop();
   });
 
   const integration = (provider: string, ws = workspaceId) => `/api/workspaces/${ws}/integrations/${provider}`;

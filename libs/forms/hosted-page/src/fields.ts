@@ -289,6 +289,7 @@ function renderPayment(field: PaymentField, schema: DraftSchema): string {
       ) +
       tag('div', { class: 'payment-checkout', 'data-checkout': field.id }, '') +
       tag('button', { type: 'button', class: 'payment-pay', 'data-pay': field.id }, 'Pay now') +
-      tag('p', { class: 'payment-status', role: 'status', 'aria-live': 'polite' }, field.required ? 'Payment is required to submit.' : ''),
+      tag('p', { class: 'payment-status', role: 'status', 'aria-live': 'polite' }, field.required ? 'Payment is required to submit.' : '') +
+      errorSlot(field),
   );
 }

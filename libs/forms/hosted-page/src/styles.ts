@@ -61,6 +61,11 @@ input[type=radio],input[type=checkbox]{accent-color:var(--primary);width:1.125re
 .upload-list{margin:.5rem 0;padding-inline-start:1.25rem;font-size:.875rem}
 .statement-title{font-weight:600;margin:0}
 .payment-amount{font-size:1.25rem;font-weight:600;margin:.25rem 0}
+.payment-pay{background:var(--primary);color:var(--button-text);margin:.5rem 0}
+.payment-checkout:empty{display:none}
+.payment-checkout{border:1px solid #d0d7de;border-radius:var(--radius);padding:.75rem;margin:.5rem 0;background:#fff}
+.payment-checkout input{display:block;width:100%;box-sizing:border-box;margin-top:.25rem}
+[data-paid] .payment-status{color:#1a7f37;font-weight:600}
 button,.button{font:inherit;cursor:pointer;border-radius:var(--radius);padding:.6rem 1.2rem;border:1px solid var(--primary);background:#fff;color:var(--primary);text-decoration:none;display:inline-block}
 button.primary{background:var(--primary);color:var(--button-text)}
 button:disabled{opacity:.6;cursor:progress}

@@ -9,6 +9,7 @@ import { PAGE_IDS, screenSectionId, stepHeadingId, stepSectionId } from '../ids'
 import { formatMoney } from '../money';
 import { SHARE_NETWORKS } from '../share';
 import { all, byId, focusTarget, setFieldError } from './dom';
+import { collectPayment } from './payment';
 import { showProgress } from './progress';
 import { moveRankingItem } from './ranking';
 import { setUpSignature } from './signature';
@@ -30,6 +31,9 @@ function start(): void {
   const answers: Answers = {};
   const uploads: Record<string, UploadedFile[]> = {};
   const pendingUploads = new Map<string, Promise<unknown>>();
+  // Each payment field's started order (its amount, and whether the server verified it paid).
+  const payments: Record<string, { paymentId: string; amount: number; paid: boolean }> = {};
+  let paying = false;
   // The steps taken so far (the last is on screen) and the run state on entering each: Back pops both.
   const visited = [schema.steps[0]?.id ?? ''];
   const states: RunState[] = [createRunState(schema, hiddenValues)];
@@ -45,6 +49,10 @@ function start(): void {
     const invalid: HTMLElement[] = [];
     for (const field of stepFields(stepId)) {
       const container = containers.get(field.id);
+      if (container && field.type === 'payment' && field.required && amountDue(field.id) > 0 && !payments[field.id]?.paid) {
+        invalid.push(container);
+        if (report) setFieldError(container, field.id, 'Please complete the payment to continue.');
+      }
       if (!container || NO_ANSWER_FIELDS.includes(field.type)) continue;
       const result = coerceAnswer(field, rawValue(field, container, uploads));
       if (result.ok && result.value !== undefined) answers[field.id] = result.value;
@@ -57,6 +65,55 @@ function start(): void {
     return invalid.length === 0;
   }
 
+  /** The amount the payment field's display shows (the server prices the order itself). */
+  function amountDue(fieldId: string): number {
+    const field = fields.get(fieldId);
+    const digits = Number(containers.get(fieldId)?.querySelector<HTMLElement>('.payment-amount')?.dataset.minorDigits ?? 2);
+    return field?.type === 'payment' ? paymentAmount(field, states[states.length - 1], answers, digits) : 0;
+  }
+
+  async function pay(button: HTMLButtonElement): Promise<void> {
+    const field = fields.get(button.dataset.pay ?? '');
+    const container = field && containers.get(field.id);
+    const status = container?.querySelector<HTMLElement>('.payment-status');
+    const mount = container?.querySelector<HTMLElement>('.payment-checkout');
+    if (paying || field?.type !== 'payment' || !container || !status || !mount) return;
+    paying = true;
+    button.disabled = true;
+    status.textContent = 'Opening the secure payment…';
+    setFieldError(container, field.id, null);
+    const provider = field.provider ?? 'stripe';
+    const outcome = await collectPayment({
+      baseUrl: (form.dataset.submitUrl ?? '').replace(/\/submissions$/, `/payments/${provider}`),
+      provider,
+      fieldId: field.id,
+      answers: { values: answersOnSteps(schema, visited, answers), hiddenValues },
+      mount,
+      confirmButton: button,
+      status,
+      title: document.title,
+    });
+    paying = false;
+    button.disabled = false;
+    if (outcome.paymentId) payments[field.id] = { paymentId: outcome.paymentId, amount: outcome.amount ?? 0, paid: outcome.status === 'paid' };
+    if (outcome.status === 'paid') {
+      container.dataset.paid = 'true';
+      button.hidden = true;
+      mount.hidden = true;
+      status.textContent = 'Payment received. Thank you!';
+    } else {
+      status.textContent = outcome.message;
+    }
+    announce(status.textContent);
+  }
+
+  /** The started payments of payment fields on the steps taken, for the submission (nothing when there are none). */
+  function paymentIds(): { payments?: Record<string, string> } {
+    const onPath = new Set(visited.flatMap((stepId) => stepFields(stepId).map((field) => field.id)));
+    const started = Object.entries(payments).flatMap(([fieldId, payment]): [string, string][] => (onPath.has(fieldId) ? [[fieldId, payment.paymentId]] : []));
+    return started.length ? { payments: Object.fromEntries(started) } : {};
+  }
+
   function refresh(): void {
     const endsHere = transition().next.type !== 'step';
     buttons.back.hidden = visited.length === 1;
@@ -65,8 +122,7 @@ function start(): void {
     for (const field of stepFields(current())) {
       if (field.type !== 'payment') continue;
       const amount = containers.get(field.id)?.querySelector<HTMLElement>('.payment-amount');
-      const digits = Number(amount?.dataset.minorDigits ?? 2);
-      if (amount) amount.textContent = formatMoney(paymentAmount(field, states[states.length - 1], answers, digits), field.currency, digits);
+      if (amount) amount.textContent = formatMoney(amountDue(field.id), field.currency, Number(amount.dataset.minorDigits ?? 2));
     }
   }
 
@@ -128,6 +184,7 @@ function start(): void {
       hiddenValues,
       completedStepIds: [...visited],
       analyticsSessionId,
+      ...paymentIds(),
     });
     buttons.submit.disabled = false;
     if (outcome.ok) return finish(outcome.screenId, outcome.redirectTo);
@@ -187,6 +244,8 @@ function start(): void {
   form.addEventListener('input', onEdit);
   form.addEventListener('change', onEdit);
   form.addEventListener('click', (event) => {
+    const payButton = (event.target as HTMLElement).closest<HTMLButtonElement>('[data-pay]');
+    if (payButton) void pay(payButton);
     const move = (event.target as HTMLElement).closest<HTMLElement>('[data-move]');
     if (!move) return;
     moveRankingItem(move, announce);

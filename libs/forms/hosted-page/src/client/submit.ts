@@ -6,6 +6,8 @@ export interface SubmissionBody {
   hiddenValues: Record<string, string>;
   completedStepIds: string[];
   analyticsSessionId: string;
+  /** The payment id of each payment field whose checkout was started (paid, or pending for the webhook to settle). */
+  payments?: Record<string, string>;
 }
 
 export type SubmitOutcome = { ok: true; screenId: string | null; redirectTo: string | null } | { ok: false; message: string; fieldId: string | null };
@@ -37,7 +39,7 @@ export async function postSubmission(submitUrl: string, body: SubmissionBody): P
   }
   if (response.status >= 500) return { ok: false, message: GENERIC_FAILURE, fieldId: null };
   const path = stringOrNull(data?.error?.details?.field);
-  const match = path && /^values\.([^.[\]]+)/.exec(path);
+  const match = path && /^(?:values|payments)\.([^.[\]]+)/.exec(path);
   return { ok: false, message: stringOrNull(data?.error?.message) ?? GENERIC_FAILURE, fieldId: match ? match[1] : null };
 }
 
