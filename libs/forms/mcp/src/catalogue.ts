@@ -28,7 +28,7 @@ export interface FormsToolSpec {
 
 const read: ToolHints = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const write: ToolHints = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
-/** A write whose repeat with the same arguments changes nothing more (an idempotency key, or a set-to-this edit). */
+/** A write whose repeat with the same arguments changes nothing more (creation under an idempotency key). Draft edits are not: each one moves the revision. */
 const idempotentWrite: ToolHints = { ...write, idempotentHint: true };
 const destructive: ToolHints = { ...write, destructiveHint: true, idempotentHint: true };
 
@@ -162,9 +162,9 @@ export const FORMS_TOOLS: readonly FormsToolSpec[] = [
     operationId: 'reorderSteps',
     title: 'Reorder all steps',
     description: `Sets the order of all steps (stepIds: every step id, in the new order). ${REVISION}`,
-    hints: idempotentWrite,
+    hints: write,
   },
-  { tool: 'move_step', operationId: 'moveStep', title: 'Move a step', description: `Moves one step to a position. ${REVISION}`, hints: idempotentWrite },
+  { tool: 'move_step', operationId: 'moveStep', title: 'Move a step', description: `Moves one step to a position. ${REVISION}`, hints: write },
   {
     tool: 'add_field',
     operationId: 'addField',
@@ -185,28 +185,28 @@ export const FORMS_TOOLS: readonly FormsToolSpec[] = [
     operationId: 'reorderFields',
     title: "Reorder a step's fields",
     description: `Sets the order of all of a step's fields (fieldIds: every field id of the step, in the new order). ${REVISION}`,
-    hints: idempotentWrite,
+    hints: write,
   },
   {
     tool: 'move_field',
     operationId: 'moveField',
     title: 'Move a field',
     description: `Moves one field to a position, in its step or another (stepId). ${REVISION}`,
-    hints: idempotentWrite,
+    hints: write,
   },
   {
     tool: 'update_step_logic',
     operationId: 'updateStepLogic',
     title: "Replace a step's logic",
     description: `Replaces a step's routing rules and fallback target. ${REVISION}`,
-    hints: idempotentWrite,
+    hints: write,
   },
   {
     tool: 'patch_design',
     operationId: 'patchDesign',
     title: 'Change the design',
     description: `Merges theme properties into the draft theme. ${REVISION}`,
-    hints: idempotentWrite,
+    hints: write,
   },
   {
     tool: 'list_submissions',
