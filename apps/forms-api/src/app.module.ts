@@ -9,6 +9,7 @@ import { FormsDataAccessModule, FormsPrisma } from '@forms/data-access';
 import { FormsAccountsModule, FormsCredentialVerifier } from '@forms/accounts';
 import { FormsModule, FormWorkspaceGuard } from '@forms/forms';
 import { SubmissionsModule } from '@forms/submissions';
+import { WebhookEndpointsModule } from '@forms/webhooks';
 import { DraftBodyLimit } from './http/forms/draft-body-limit';
 import { DraftEditsController } from './http/forms/draft-edits.controller';
 import { FormStartsController } from './http/forms/form-starts.controller';
@@ -19,6 +20,7 @@ import { MeController } from './http/me/me.controller';
 import { PaymentsHttpModule } from './payments/payments-http.module';
 import { SubmissionsController } from './http/submissions/submissions.controller';
 import { WorkspacesController } from './http/workspaces/workspaces.controller';
+import { WebhookEndpointsController } from './http/webhooks/webhook-endpoints.controller';
 import { HostedPages } from './public/hosted-pages';
 import { PublicFormsController } from './public/public-forms.controller';
 import { UploadBodyParser } from './public/upload-body-parser';
@@ -38,6 +40,7 @@ export const FORMS_API_PORT = 3100;
     FormsModule,
     SubmissionsModule,
     PaymentsHttpModule,
+    WebhookEndpointsModule,
   ],
   controllers: [
     HealthController,
@@ -47,6 +50,7 @@ export const FORMS_API_PORT = 3100;
     FormStartsController,
     DraftEditsController,
     SubmissionsController,
+    WebhookEndpointsController,
     PublicFormsController,
     SchemaPackController,
     FormsMcpController,

@@ -19,7 +19,7 @@ import { CONDITION_OPERATORS, FIELD_TYPES, NUMBER_OPERATIONS, TEXT_OPERATIONS } 
 import { appRoutes, fuzzCountsApply, fuzzParameters, fuzzRuns, headerText, idempotencyKeys, isErrorEnvelope, malformedPathSegments } from '@shared/testing';
 import { formsApi, FormsApiHarness } from './helpers';
 
-const TABLES = ['forms', 'form_versions', 'form_submissions', 'form_uploads'];
+const TABLES = ['forms', 'form_versions', 'form_submissions', 'form_uploads', 'outbox_events', 'webhook_endpoints'];
 const BODY_RUNS = fuzzRuns(80);
 /** Endpoints that ignore the body: what varies is the query string and whether a stray body trips them. */
 const BODYLESS_RUNS = fuzzRuns(20);
@@ -435,6 +435,8 @@ describe('forms-api: fuzzing the write endpoints', () => {
   let publicId: string;
   /** A form for `DELETE /forms/{id}` to take (made again after each successful delete). */
   let victimId: string;
+  let webhookId: string;
+  let victimWebhookId: string;
   let upload: { id: string; fileName: string; mimeType: string; size: number; url: string };
   let foreignUpload: { id: string; fileName: string; mimeType: string; size: number; url: string };
 
@@ -461,6 +463,8 @@ describe('forms-api: fuzzing the write endpoints', () => {
     await api.as().post(`/api/v1/forms/${other.id}/publish`).send({}).expect(200);
     foreignUpload = (await sendFile(other.public_id).expect(201)).body;
     await newVictim();
+    webhookId = await newWebhook();
+    victimWebhookId = await newWebhook();
   });
   afterAll(() => api?.close());
 
@@ -477,6 +481,20 @@ describe('forms-api: fuzzing the write endpoints', () => {
   const restore = async (republish: boolean) => {
     await api.as().put(formPath('/draft')).send({ draftSchema: baseDraft(), force: true }).expect(200);
     if (republish) await api.as().post(formPath('/publish')).send({}).expect(200);
+  };
+
+  const hooksPath = (suffix = '') => `/api/workspaces/${api.main.workspaceId}/webhooks${suffix}`;
+  const newWebhook = async (): Promise<string> =>
+    (
+      await api
+        .as()
+        .post(hooksPath())
+        .send({ url: 'https://8.8.8.8/fuzz', events: ['form.submission.created'] })
+        .expect(201)
+    ).body.data.id;
+  /** Endpoints created by accepted bodies go again, so the 20-endpoint cap is never what refuses one. */
+  const dropNewWebhooks = async () => {
+    await prisma.webhookEndpoint.deleteMany({ where: { workspace_id: api.main.workspaceId, id: { notIn: [webhookId, victimWebhookId] } } });
   };
 
   const newVictim = async () => {
@@ -527,6 +545,27 @@ describe('forms-api: fuzzing the write endpoints', () => {
     );
     return withGeneric(fc.oneof(values, mutated(wrapper)));
   };
+
+  /** Webhook endpoint bodies: public, private and malformed destinations, known and unknown event types. */
+  const webhookBodies = (requiredKeys: Array<'url' | 'events'>) =>
+    withGeneric(
+      fc.record(
+        {
+          url: fc.oneof(
+            fc.constantFrom('https://8.8.8.8/hook', 'http://8.8.8.8/', 'https://10.0.0.1/', 'https://[::1]/', 'https://u:p@8.8.8.8/', ''),
+            fc.jsonValue(),
+          ),
+          events: fc.oneof(
+            fc.constant(['form.submission.created']),
+            fc.array(fc.constantFrom('form.submission.created', 'form.*', '*', ''), { maxLength: 3 }),
+            fc.jsonValue(),
+          ),
+          description: fc.oneof(fc.string({ maxLength: 300 }), fc.constant(null), fc.jsonValue()),
+          status: fc.oneof(fc.constantFrom('active', 'disabled', 'paused'), fc.jsonValue()),
+        },
+        { requiredKeys },
+      ),
+    );
 
   /** `draft_revision` / `force` in the query string, as the DELETE edits read them: valid, stale or garbage. */
   const guardQuery = fc
@@ -746,6 +785,26 @@ describe('forms-api: fuzzing the write endpoints', () => {
         runs: BODYLESS_RUNS * 2,
       },
       { name: 'delete form', method: 'delete', path: `/api/v1/forms/${victimId}`, bodies: generic, bodyIgnored: true, runs: BODYLESS_RUNS, after: newVictim },
+      { name: 'create webhook endpoint', method: 'post', path: hooksPath(), bodies: webhookBodies(['url', 'events']), after: dropNewWebhooks },
+      { name: 'patch webhook endpoint', method: 'patch', path: hooksPath(`/${webhookId}`), bodies: webhookBodies([]), after: async () => undefined },
+      {
+        name: 'rotate webhook secret',
+        method: 'post',
+        path: hooksPath(`/${webhookId}/rotate-secret`),
+        bodies: generic,
+        bodyIgnored: true,
+        runs: BODYLESS_RUNS,
+        after: async () => undefined,
+      },
+      {
+        name: 'delete webhook endpoint',
+        method: 'delete',
+        path: hooksPath(`/${victimWebhookId}`),
+        bodies: generic,
+        bodyIgnored: true,
+        runs: BODYLESS_RUNS,
+        after: async () => void (victimWebhookId = await newWebhook()),
+      },
     ];
   };
 
@@ -773,6 +832,10 @@ describe('forms-api: fuzzing the write endpoints', () => {
     'delete step',
     'delete field',
     'delete form',
+    'create webhook endpoint',
+    'patch webhook endpoint',
+    'rotate webhook secret',
+    'delete webhook endpoint',
   ];
   /** The endpoints whose success is a new form (the others change the fuzzed form, restored after each). */
   const CREATES_A_FORM = ['create', 'clone', 'from starter template'];

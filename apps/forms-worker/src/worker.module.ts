@@ -1,9 +1,11 @@
 import { Module } from '@nestjs/common';
 import { readinessChecksProvider, workerImports } from '@shared/bootstrap';
+import { WebhookDispatchLifecycle } from '@shared/webhooks';
 import { FormsWorkerQueues } from '@forms/contracts';
 import { FormsDataAccessModule, FormsPrisma } from '@forms/data-access';
 import { SubmissionExportsWorkerModule } from '@forms/exports';
 import { UploadCleanupModule } from '@forms/submissions';
+import { FormsWebhookDispatchModule } from '@forms/webhooks';
 import { ExportCleanupProcessor, ExportCleanupSchedule, SubmissionExportProcessor } from './submission-export.processor';
 import { UploadCleanupProcessor, UploadCleanupSchedule } from './upload-cleanup.processor';
 
@@ -11,7 +13,7 @@ export const HEALTH_PORT = 9104;
 export const QUEUES = FormsWorkerQueues['forms-worker'];
 
 @Module({
-  imports: [...workerImports(HEALTH_PORT, QUEUES), FormsDataAccessModule, UploadCleanupModule, SubmissionExportsWorkerModule],
+  imports: [...workerImports(HEALTH_PORT, QUEUES), FormsDataAccessModule, UploadCleanupModule, SubmissionExportsWorkerModule, FormsWebhookDispatchModule],
   providers: [
     readinessChecksProvider(FormsPrisma),
     UploadCleanupProcessor,
@@ -19,6 +21,7 @@ export const QUEUES = FormsWorkerQueues['forms-worker'];
     SubmissionExportProcessor,
     ExportCleanupProcessor,
     ExportCleanupSchedule,
+    WebhookDispatchLifecycle,
   ],
 })
 export class WorkerModule {}

@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { readinessChecksProvider, workerImports } from '@shared/bootstrap';
+import { WebhookDispatchLifecycle } from '@shared/webhooks';
 import { EmailWorkerQueues } from '@email/contracts';
 import { EmailDataAccessModule, EmailPrisma } from '@email/data-access';
 import { WebhookDispatchModule } from '@email/webhooks';
-import { WebhookDispatchLifecycle } from './webhook-dispatch.lifecycle';
 
 export const HEALTH_PORT = 9103;
 export const QUEUES = EmailWorkerQueues['webhook-worker'];

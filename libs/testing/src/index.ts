@@ -11,3 +11,4 @@ export * from './generated-docs';
 export * from './browser';
 export * from './smtp-sink';
 export * from './webhook-receiver';
+export * from './until';

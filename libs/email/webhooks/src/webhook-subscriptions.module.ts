@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { secretBoxProvider } from '@shared/secrets';
-import { systemHostResolverProvider, WebhookDestinationCheck } from './subscriptions/destination-check';
+import { systemHostResolverProvider } from '@shared/webhooks';
+import { WebhookDestinationCheck } from './subscriptions/destination-check';
 import { SubscriptionSecrets } from './subscriptions/subscription-secrets';
 import { WebhookSubscriptionRepository } from './subscriptions/webhook-subscription.repository';
 import { WebhookSubscriptionService } from './subscriptions/webhook-subscription.service';

@@ -112,6 +112,15 @@ export const FORMS_ERROR_CODES = defineErrorCodes({
   submission_not_found: { type: 'not_found', description: 'The form has no submission with this id.' },
   upload_not_found: { type: 'not_found', description: 'The form has no upload with this id.' },
   starter_template_not_found: { type: 'not_found', description: 'No starter template has this id (list them with GET /api/v1/starter-templates).' },
+  webhook_endpoint_not_found: { type: 'not_found', description: 'The workspace has no webhook endpoint with this id.' },
+  webhook_endpoint_limit_exceeded: {
+    type: 'conflict',
+    description: 'The workspace already has 20 webhook endpoints (disabled ones count too); delete one first.',
+  },
+  invalid_webhook_url: invalid(
+    '`url` is not a public HTTPS address: not https, carries credentials, or names or resolves to a loopback, private, link-local or reserved address.',
+  ),
+  invalid_event_type: invalid('`events` is empty or holds a value that is not a forms event type (`form.submission.created`); the message names it.'),
   asset_not_found: { type: 'not_found', description: 'No hosted-page asset has this file name (the script name changes with every build).' },
   owner_not_found: { type: 'not_found', description: 'No account has this owner id (admin commands).' },
   api_key_not_found: { type: 'not_found', description: 'No active API key has this id (admin commands).' },

@@ -5,6 +5,7 @@ import { FormsPrisma, FormsSql } from '@forms/data-access';
 import { recordedPayment, type PaymentRow } from '@forms/payments';
 import type { WorkspaceId } from '@shared/core';
 import type { SubmissionRecord } from './submission-record';
+import { submissionCreatedOutbox } from '@forms/webhooks';
 
 export interface NewSubmission {
   id: string;
@@ -43,6 +44,8 @@ const INSERT_SUBMISSION = `
     INSERT INTO form_response_counts (form_id, shard, count) SELECT form_id, $7, 1 FROM ins
     ON CONFLICT (form_id, shard) DO UPDATE SET count = form_response_counts.count + 1
     RETURNING 1
+  ), outboxed AS (
+    ${submissionCreatedOutbox({ record: '$5::json', workspaceId: '$9', createdAt: '$6', inserted: 'ins' })}
   )
   SELECT (SELECT status::text FROM form) AS status, (SELECT count(*)::int FROM ins) AS inserted`;
 

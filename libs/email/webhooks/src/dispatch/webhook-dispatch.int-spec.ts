@@ -4,24 +4,13 @@ import { Webhook } from 'standardwebhooks';
 import { ConfigModule, loadConfig } from '@shared/config';
 import { CoreModule } from '@shared/core';
 import { EmailDataAccessModule } from '@email/data-access';
-import { createTestDatabase, TestDatabase, WebhookReceiver, WebhookReceiverOptions } from '@shared/testing';
-import { newSigningSecret } from '@shared/webhooks';
+import { createTestDatabase, TestDatabase, until, WebhookReceiver, WebhookReceiverOptions } from '@shared/testing';
+import { newSigningSecret, WEBHOOK_CLIENT_OPTIONS, WebhookClientOptions, WebhookDispatcher } from '@shared/webhooks';
 import { SubscriptionSecrets } from '../subscriptions/subscription-secrets';
-import { OutboxFanOut } from './outbox-fan-out';
+import { EmailWebhookStore } from './email-webhook-store';
 import { WebhookDispatchModule } from './webhook-dispatch.module';
-import { WEBHOOK_CLIENT_OPTIONS, WebhookClientOptions, WebhookDispatcher } from './webhook-dispatcher';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until<T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
-    await sleep(25);
-  }
-}
 
 describe('webhook dispatch: outbox fan-out, signed delivery, retries, auto-disable', () => {
   let db: TestDatabase;
@@ -225,7 +214,7 @@ describe('webhook dispatch: outbox fan-out, signed delivery, retries, auto-disab
     await until('attempted', () => sink.received.length === 2);
     await sql.query(`UPDATE webhook_deliveries SET state = 'failed' WHERE event_id = $1`, [quiet]);
     await sql.query(`UPDATE outbox_events SET dispatched_at = now() - interval '2 hours' WHERE id = ANY($1)`, [[pending, quiet]]);
-    expect(await module.get(OutboxFanOut).prune(1)).toBe(1);
+    expect(await module.get(EmailWebhookStore).prune(1)).toBe(1);
     const left = (await sql.query(`SELECT id FROM outbox_events WHERE id = ANY($1)`, [[pending, quiet]])).rows.map((r) => r.id);
     expect(left).toEqual([pending]);
     expect((await sql.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE event_id = $1`, [quiet])).rows[0].n).toBe(0);

@@ -1,13 +1,11 @@
 import { Module } from '@nestjs/common';
-import { secretBoxProvider } from '@shared/secrets';
+import { WebhookDispatcher, webhookDispatchProviders } from '@shared/webhooks';
 import { SubscriptionSecrets } from '../subscriptions/subscription-secrets';
-import { DeliveryStore } from './delivery-store';
-import { OutboxFanOut } from './outbox-fan-out';
-import { WEBHOOK_CLIENT_OPTIONS, WebhookDispatcher } from './webhook-dispatcher';
+import { EmailWebhookStore } from './email-webhook-store';
 
-/** webhook-worker's pipeline: outbox fan-out, signed delivery with retries, pruning. */
+/** webhook-worker's pipeline: the shared dispatcher over the email database (outbox fan-out, signed delivery with retries, pruning). */
 @Module({
-  providers: [WebhookDispatcher, OutboxFanOut, DeliveryStore, SubscriptionSecrets, secretBoxProvider, { provide: WEBHOOK_CLIENT_OPTIONS, useValue: {} }],
-  exports: [WebhookDispatcher, OutboxFanOut, SubscriptionSecrets],
+  providers: webhookDispatchProviders(EmailWebhookStore, SubscriptionSecrets),
+  exports: [WebhookDispatcher, EmailWebhookStore, SubscriptionSecrets],
 })
 export class WebhookDispatchModule {}

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { WebhookSubscription } from '@email/data-access';
 import { IdGenerator, WorkspaceId } from '@shared/core';
 import { APP_CONFIG, AppConfig } from '@shared/config';
-import { newSigningSecret, signingSecretPreview } from '@shared/webhooks';
+import { deliveryState } from '@shared/webhooks';
 import { EmailErrors } from '@email/contracts';
 import { EmailWorkspaceContext, insufficientScopeError } from '@email/access';
 import { parseEventPatterns, scopesForPatterns } from './event-patterns';
@@ -22,8 +22,6 @@ import { WebhookSubscriptionChanges, WebhookSubscriptionRepository } from './web
 /** The scopes every webhook subscription write needs (the route's own). */
 const WRITE_SCOPES = ['live_actions:write', 'webhooks:write'];
 
-const iso = (date: Date | null) => date?.toISOString() ?? null;
-
 export function toWebhookSubscriptionDto(row: WebhookSubscription): WebhookSubscriptionDto {
   return {
     self: `/v1/webhook-subscriptions/${row.id}`,
@@ -32,12 +30,7 @@ export function toWebhookSubscriptionDto(row: WebhookSubscription): WebhookSubsc
     url: row.url,
     status: row.status as WebhookSubscriptionStatus,
     event_patterns: row.event_patterns,
-    signing_secret_preview: row.signing_secret_preview,
-    delivery_attempts: row.delivery_attempts,
-    last_delivery_status: row.last_delivery_status as WebhookSubscriptionDto['last_delivery_status'],
-    last_delivery_error: row.last_delivery_error,
-    last_delivered_at: iso(row.last_delivered_at),
-    last_failed_at: iso(row.last_failed_at),
+    ...deliveryState(row),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
@@ -67,15 +60,14 @@ export class WebhookSubscriptionService {
     this.requireFamilyScopes(workspace, eventPatterns);
     const url = await this.destinations.check(input.url);
     const id = this.ids.newId('wsb');
-    const secret = newSigningSecret();
+    const { secret, columns } = this.secrets.issue(id);
     const row = await this.repository.create(workspace.workspaceId, {
       id,
       name: input.name.trim(),
       url,
       status: input.status ?? 'active',
       event_patterns: eventPatterns,
-      signing_secret: this.secrets.seal(id, secret),
-      signing_secret_preview: signingSecretPreview(secret),
+      ...columns,
     });
     return { subscription: toWebhookSubscriptionDto(row), signing_secret: secret };
   }
@@ -103,11 +95,8 @@ export class WebhookSubscriptionService {
 
   /** A new secret replaces the old one at once: attempts from now on are signed with it only. */
   async rotateSecret(workspaceId: WorkspaceId, id: string): Promise<WebhookSubscriptionCreateResultDto> {
-    const secret = newSigningSecret();
-    const row = await this.repository.update(workspaceId, id, {
-      signing_secret: this.secrets.seal(id, secret),
-      signing_secret_preview: signingSecretPreview(secret),
-    });
+    const { secret, columns } = this.secrets.issue(id);
+    const row = await this.repository.update(workspaceId, id, columns);
     if (!row) throw EmailErrors.notFound('webhook_subscription', id);
     return { subscription: toWebhookSubscriptionDto(row), signing_secret: secret };
   }

@@ -1,12 +1,13 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { APP_CONFIG, AppConfig, WebhookSettings } from '@shared/config';
-import { retryDelayMs, SafeWebhookClient, SafeWebhookClientOptions, WebhookSigner } from '@shared/webhooks';
-import { SubscriptionSecrets } from '../subscriptions/subscription-secrets';
-import { AttemptOutcome, ClaimedDelivery, DeliveryStore } from './delivery-store';
-import { OutboxFanOut } from './outbox-fan-out';
+import { Logger } from '@nestjs/common';
+import type { WebhookSettings } from '@shared/config';
+import { retryDelayMs } from '../retry-schedule';
+import { SafeWebhookClient, SafeWebhookClientOptions } from '../safe-client';
+import { WebhookSigner } from '../signing';
+import type { SigningSecrets } from './signing-secrets';
 import { webhookBody } from './webhook-body';
+import { AttemptOutcome, ClaimedDelivery, WebhookStore } from './webhook-store';
 
-/** Extra client options (tests: a resolver, a local certificate authority). */
+/** Injection token of extra client options (tests: a resolver, a local certificate authority). */
 export const WEBHOOK_CLIENT_OPTIONS = Symbol('WEBHOOK_CLIENT_OPTIONS');
 export type WebhookClientOptions = Pick<SafeWebhookClientOptions, 'resolve' | 'ca'>;
 
@@ -48,14 +49,12 @@ class SubscriptionLane {
 }
 
 /**
- * webhook-worker's loops: fan published outbox events out into deliveries, claim due deliveries and attempt them in
+ * A service's webhook worker loops (email's webhook-worker, forms-worker): fan published outbox events out into deliveries, claim due deliveries and attempt them in
  * per-subscription lanes, record the outcomes in batches, and prune old events. Delivery is at least once: an attempt
  * whose outcome was not recorded (the worker died) is made again, with the same `webhook-id`, once its lease ends.
  */
-@Injectable()
 export class WebhookDispatcher {
   private readonly logger = new Logger(WebhookDispatcher.name);
-  private readonly settings: WebhookSettings;
   private readonly client: SafeWebhookClient;
   private readonly lanes = new Map<string, SubscriptionLane>();
   private readonly signers = new Map<string, { sealed: string; signer: WebhookSigner }>();
@@ -65,13 +64,11 @@ export class WebhookDispatcher {
   private wakeClaim: (() => void) | undefined;
 
   constructor(
-    private readonly fanOut: OutboxFanOut,
-    private readonly store: DeliveryStore,
-    private readonly secrets: SubscriptionSecrets,
-    @Inject(APP_CONFIG) config: AppConfig,
-    @Inject(WEBHOOK_CLIENT_OPTIONS) clientOptions: WebhookClientOptions,
+    private readonly store: WebhookStore,
+    private readonly secrets: Pick<SigningSecrets, 'open'>,
+    private readonly settings: WebhookSettings,
+    clientOptions: WebhookClientOptions,
   ) {
-    this.settings = config.webhooks;
     this.client = new SafeWebhookClient({ allowLoopback: this.settings.allowLoopback, timeoutMs: this.settings.timeoutMs, ...clientOptions });
   }
 
@@ -100,7 +97,7 @@ export class WebhookDispatcher {
 
   private async fanOutLoop(): Promise<void> {
     while (this.running) {
-      const dispatched = await this.fanOut.dispatch(this.settings.batchSize).catch((error: unknown) => this.failed('fan-out', error));
+      const dispatched = await this.store.dispatch(this.settings.batchSize).catch((error: unknown) => this.failed('fan-out', error));
       if (dispatched > 0) this.wakeClaim?.();
       else await sleep(this.settings.pollIntervalMs);
     }
@@ -196,7 +193,7 @@ export class WebhookDispatcher {
     while (this.running) {
       if (Date.now() >= next) {
         next = Date.now() + PRUNE_INTERVAL_MS;
-        const pruned = await this.fanOut.prune(this.settings.retentionHours).catch((error: unknown) => this.failed('prune', error));
+        const pruned = await this.store.prune(this.settings.retentionHours).catch((error: unknown) => this.failed('prune', error));
         if (pruned) this.logger.log({ pruned }, 'published outbox events pruned');
       }
       await sleep(Math.min(1000, this.settings.pollIntervalMs * 5));
