@@ -273,6 +273,23 @@ describe('email-api: OAuth 2.1 authorization server, sign-in and consent', () =>
     expect(latest.status).toBe(400);
   });
 
+  it('sends a declined request back to the app with access_denied and its state', async () => {
+    const clientId = await register();
+    const cookie = await signIn();
+    const html = await (await fetch(authorizeUrl(clientId, pkce().challenge), { headers: { cookie } })).text();
+    const fields = Object.fromEntries(
+      [...html.matchAll(/<input type="hidden" name="([a-z_]+)" value="([^"]*)">/g)].map((m) => [m[1], m[2].replace(/&amp;/g, '&')]),
+    );
+    const res = await post('/oauth/authorize', { ...fields, workspace_id: h.workspaceId, decision: 'deny' }, 'form', { cookie });
+    const location = new URL(res.headers.get('location')!);
+    expect([res.status, location.searchParams.get('error'), location.searchParams.get('state'), location.searchParams.get('code')]).toEqual([
+      303,
+      'access_denied',
+      'st-123',
+      null,
+    ]);
+  });
+
   it('shows a redirect URI mismatch to the person and never redirects to it', async () => {
     const clientId = await register();
     const res = await fetch(authorizeUrl(clientId, pkce().challenge, { redirect_uri: 'https://attacker.example/cb' }), { redirect: 'manual' });

@@ -144,7 +144,7 @@ export class OAuthRepository {
       });
       if (count === 0) return null;
       const tokens = await tx.oAuthToken.findMany({
-        where: { connection_id: connectionId, workspace_id: workspaceId, revoked_at: null },
+        where: { connection_id: connectionId, workspace_id: workspaceId, kind: 'access', revoked_at: null },
         select: { id: true },
       });
       await tx.oAuthToken.updateMany({ where: { connection_id: connectionId, workspace_id: workspaceId, revoked_at: null }, data: { revoked_at: at } });
