@@ -127,6 +127,23 @@ describe('forms-api: payments', () => {
       expect((await order(publicId, 'stripe', 0).expect(400)).body.error.details.field).toBe('values.fld_tickets');
     });
 
+    it('open the hosted page’s CSP to the configured checkout origins on payment forms only', async () => {
+      const paid = await api
+        .as('')
+        .get(`/f/${await publish(paymentDraft('razorpay', 'INR', true))}`)
+        .expect(200);
+      const csp = paid.headers['content-security-policy'];
+      expect(csp).toContain(`script-src 'self' ${razorpay.baseUrl} ${stripe.baseUrl}`);
+      expect(csp).toContain(`frame-src ${razorpay.baseUrl} ${stripe.baseUrl}`);
+      const plain = { steps: [{ title: 'One', fields: [{ id: 'fld_name', type: 'text', label: 'Name' }] }] };
+      const unpaid = await api
+        .as('')
+        .get(`/f/${await publish(plain)}`)
+        .expect(200);
+      expect(unpaid.headers['content-security-policy']).toContain("script-src 'self';");
+      expect(unpaid.headers['content-security-policy']).not.toContain('frame-src');
+    });
+
     it('answer a provider refusal as 502 with its code, never the credentials', async () => {
       const ws = (await api.accounts.createWorkspace(api.main.ownerId, { name: 'Wrong key', plan: 'pro' })).workspace_id;
       await api.as().put(integration('razorpay', ws)).send({ key_id: FAKE_RAZORPAY_KEY.keyId, key_secret: 'not_the_right_secret' }).expect(200);

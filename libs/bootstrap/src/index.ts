@@ -2,3 +2,4 @@ export * from './readiness';
 export * from './health.controller';
 export * from './http-app';
 export * from './worker-app';
+export * from './raw-body';

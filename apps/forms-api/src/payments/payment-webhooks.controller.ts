@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { Public } from '@shared/auth';
 import { PaymentsService } from '@forms/payments';
-import { rawBodyOf } from './payment-webhook-body';
+import { rawBodyOf } from '@shared/bootstrap';
 
 /** Inbound provider webhooks; the URL names the workspace whose webhook secret must have signed the body. */
 @ApiExcludeController()

@@ -25,6 +25,8 @@ export interface RenderedPage {
 }
 
 const MAX_CACHED_PAGES = 2_000;
+const STRIPE_JS_ORIGIN = 'https://js.stripe.com';
+const STRIPE_HOOKS_ORIGIN = 'https://hooks.stripe.com';
 
 /** Where the page's self-hosted theme fonts are served (`PublicFormsController.font`). */
 export const FONTS_URL = '/f/fonts';
@@ -67,10 +69,10 @@ export class HostedPages {
     const csp = hostedFormCsp(schema.theme);
     if (!schema.steps.some((step) => step.fields.some((field) => field.type === 'payment'))) return csp;
     const { razorpayCheckoutScriptUrl, razorpayApiBaseUrl, stripeJsUrl, stripeApiBaseUrl } = this.config.payments;
-    return withPaymentOrigins(
-      csp,
-      [razorpayCheckoutScriptUrl, razorpayApiBaseUrl, stripeJsUrl, stripeApiBaseUrl].map((url) => new URL(url).origin),
-    );
+    const origins = [razorpayCheckoutScriptUrl, razorpayApiBaseUrl, stripeJsUrl, stripeApiBaseUrl].map((url) => new URL(url).origin);
+    // Stripe.js frames 3D Secure challenges from hooks.stripe.com (Stripe's CSP guide).
+    if (origins.includes(STRIPE_JS_ORIGIN)) origins.push(STRIPE_HOOKS_ORIGIN);
+    return withPaymentOrigins(csp, origins);
   }
 
   /** What a person sees past the hosted-page limit: a page, not a JSON envelope. Rare, so rendered each time. */

@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { Public } from '@shared/auth';
 import { DeliveryFeedbackResult, DeliveryFeedbackService } from '@email/delivery';
-import { rawBodyOf } from './delivery-feedback-body';
+import { rawBodyOf } from '@shared/bootstrap';
 
 /**
  * The inbound webhook each delivery provider posts its bounces and complaints to, one URL per connection. No API key:
