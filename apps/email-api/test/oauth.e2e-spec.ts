@@ -182,11 +182,18 @@ describe('email-api: OAuth 2.1 authorization server, sign-in and consent', () =>
     expect(new URL(page.url()).pathname).toBe('/account/sign-in');
     await page.screenshot({ path: path.join(SCREENSHOTS, 'sign-in.png'), fullPage: true });
     await page.fill('#email', email);
+    await page.fill('#password', 'not the password');
+    await Promise.all([page.waitForLoadState('load'), page.click('button[type=submit]')]);
+    expect(await page.textContent('[role=alert]')).toContain('do not match');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'sign-in-error.png'), fullPage: true });
     await page.fill('#password', PASSWORD);
     await Promise.all([page.waitForURL(/\/oauth\/authorize/), page.click('button[type=submit]')]);
     expect(await page.textContent('h1')).toBe('Allow Claude Desktop to use your workspace?');
     expect(await page.textContent('ul.scopes')).toContain('Create, change and delete subscribers');
     await page.screenshot({ path: path.join(SCREENSHOTS, 'consent.png'), fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'consent-phone.png'), fullPage: true });
+    await page.setViewportSize({ width: 1000, height: 800 });
     await page.selectOption('#workspace', h.workspaceId);
     await Promise.all([page.waitForURL(/\/callback\?/), page.click('button[value=approve]')]);
     const redirect = new URL(page.url());

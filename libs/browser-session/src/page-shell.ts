@@ -66,7 +66,7 @@ td.nowrap{white-space:nowrap}
 .sub{font-size:.85rem;color:#59636e}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 a{color:#0969da}
-@media (max-width:36rem){.product{margin-top:1rem}main{border-radius:0;border-left:0;border-right:0}}
+@media (max-width:36rem){.product{margin:1rem 1.75rem .5rem;padding:0}main{border-radius:0;border-left:0;border-right:0}}
 `.trim();
 
 const STYLE_HASH = `'sha256-${createHash('sha256').update(SESSION_PAGE_STYLE).digest('base64')}'`;
