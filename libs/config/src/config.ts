@@ -133,6 +133,22 @@ export interface SubscriberJobSettings {
   importBatchRows: number;
   /** How long an export's file (and its download link) stays available. */
   exportTtlHours: number;
+  /** Where the files live: local disk (filesDir) or an S3-compatible bucket. */
+  storage: 'local' | 's3';
+  s3: SubscriberJobFilesS3Settings;
+}
+
+export interface SubscriberJobFilesS3Settings {
+  bucket: string;
+  region: string;
+  /** An S3-compatible store's URL (MinIO, R2, …); null for AWS itself. */
+  endpoint: string | null;
+  /** Bucket in the path rather than the host name, as most S3-compatible stores need. */
+  forcePathStyle: boolean;
+  /** Static credentials; null for the AWS SDK's own chain (instance or pod roles). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | null;
+  /** Prepended to every key, so one bucket can serve several installs. */
+  keyPrefix: string;
 }
 
 export interface BroadcastSendSettings {
@@ -247,6 +263,26 @@ export function loadConfig(env: Env = process.env, defaults: { port?: number; he
   };
 
   const nodeEnv = oneOf('NODE_ENV', 'development', ['development', 'test', 'production'] as const);
+  const subscriberJobFilesStorage = (): Pick<SubscriberJobSettings, 'storage' | 's3'> => {
+    const storage = oneOf('SUBSCRIBER_JOB_FILES_STORAGE', 'local', ['local', 's3'] as const);
+    const bucket = str('SUBSCRIBER_JOB_FILES_S3_BUCKET', '');
+    if (storage === 's3' && !bucket) problems.push('SUBSCRIBER_JOB_FILES_S3_BUCKET is required when SUBSCRIBER_JOB_FILES_STORAGE is s3');
+    const accessKeyId = str('SUBSCRIBER_JOB_FILES_S3_ACCESS_KEY_ID', '');
+    const secretAccessKey = str('SUBSCRIBER_JOB_FILES_S3_SECRET_ACCESS_KEY', '');
+    if (!accessKeyId !== !secretAccessKey)
+      problems.push('SUBSCRIBER_JOB_FILES_S3_ACCESS_KEY_ID and SUBSCRIBER_JOB_FILES_S3_SECRET_ACCESS_KEY are set together or not at all');
+    return {
+      storage,
+      s3: {
+        bucket,
+        region: str('SUBSCRIBER_JOB_FILES_S3_REGION', 'us-east-1'),
+        endpoint: env.SUBSCRIBER_JOB_FILES_S3_ENDPOINT ? url('SUBSCRIBER_JOB_FILES_S3_ENDPOINT', '', ['http:', 'https:']) : null,
+        forcePathStyle: bool('SUBSCRIBER_JOB_FILES_S3_FORCE_PATH_STYLE', false),
+        credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : null,
+        keyPrefix: str('SUBSCRIBER_JOB_FILES_S3_KEY_PREFIX', ''),
+      },
+    };
+  };
   const secret = (name: string) => {
     const value = env[name];
     if (value && nodeEnv === 'production' && value === DEV_SECRET) problems.push(`${name} must not be the development default in production`);
@@ -308,6 +344,7 @@ export function loadConfig(env: Env = process.env, defaults: { port?: number; he
       importMaxBytes: int('SUBSCRIBER_IMPORT_MAX_BYTES', 200 * 1024 * 1024, 1024, 4 * 1024 * 1024 * 1024),
       importBatchRows: int('SUBSCRIBER_IMPORT_BATCH_ROWS', 5000, 1, 100_000),
       exportTtlHours: int('SUBSCRIBER_EXPORT_TTL_HOURS', 24, 1, 24 * 30),
+      ...subscriberJobFilesStorage(),
     },
     // At least 4, so the 90-day engagement windows always find their events.
     engagementRetentionMonths: int('ENGAGEMENT_RETENTION_MONTHS', 25, 4, 1200),

@@ -9,6 +9,8 @@ import { APP_CONFIG, AppConfig } from '@shared/config';
 /** A key is `<kind>/<workspace id>/<record id>.csv`: every part is an id, so no key can reach outside the root. */
 const KEY = /^(imports|exports)\/[A-Za-z0-9_]+\/[A-Za-z0-9_]+\.csv$/;
 
+export const isJobFileKey = (key: string): boolean => KEY.test(key);
+
 /** Thrown while a write passes its byte cap; the partial file is gone by the time the caller sees it. */
 export class FileTooLargeError extends Error {
   constructor(readonly maxBytes: number) {
@@ -18,8 +20,8 @@ export class FileTooLargeError extends Error {
 
 /**
  * Where subscriber import uploads and export files live. Writes stream (a file is never held whole in memory) and
- * appear under their key only once complete; a failed write leaves nothing behind. Local disk is the implementation
- * today; an object store would be another subclass chosen in `jobFilesProvider`.
+ * appear under their key only once complete; a failed write leaves nothing behind. Local disk (LocalDiskJobFiles) or
+ * an S3-compatible bucket (S3JobFiles), chosen by SUBSCRIBER_JOB_FILES_STORAGE in `jobFilesProvider`.
  */
 export abstract class JobFiles {
   /** Stores `source` under `key`, failing with FileTooLargeError past `maxBytes`; returns the size written. */
@@ -39,7 +41,7 @@ export const jobFileKey = (kind: 'imports' | 'exports', workspaceId: string, id:
 };
 
 /** Passes bytes through until more than `maxBytes` went by. */
-function byteCap(maxBytes: number): Transform & { bytes: () => number } {
+export function byteCap(maxBytes: number): Transform & { bytes: () => number } {
   let bytes = 0;
   const cap = new Transform({
     transform(chunk: Buffer, _encoding, next) {
@@ -116,5 +118,3 @@ export class LocalDiskJobFiles extends JobFiles {
     return join(this.root, key);
   }
 }
-
-export const jobFilesProvider = { provide: JobFiles, useClass: LocalDiskJobFiles };
