@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { AppConfig } from '@shared/config';
-import { FakeS3Server } from '../testing/fake-s3-server';
+import { FakeS3Server } from '../testing/fake-s3-server.fixture';
 import { FileTooLargeError, jobFileKey } from './job-files';
 import { S3JobFiles } from './s3-job-files';
 
