@@ -46,8 +46,8 @@ describe('email-jobs-worker: jobs left Queued', () => {
     const request = { mappings: [{ csv_column: 'email', field: { type: 'email' } }], tag_ids: [], new_tag_name: null, sequence_ids: [] };
     await prisma.subscriberImportJob.create({ data: { id: 'imp_stuck', workspace_id: WS, upload_id: 'imu_gone', request, created_at: twoMinutesAgo } });
 
-    expect(await sweep()).toEqual({ imports: 1, exports: 1 });
-    expect(await sweep()).toMatchObject({ imports: expect.any(Number), exports: expect.any(Number) });
+    // Twice, as overlapping runs would (the scheduler's own run may also fall in between).
+    await Promise.all([sweep(), sweep()]);
     await until(async () => (await prisma.subscriberExportJob.findUniqueOrThrow({ where: { id: 'exp_stuck' } })).status === 'Completed');
     await until(async () => (await prisma.subscriberImportJob.findUniqueOrThrow({ where: { id: 'imp_stuck' } })).status !== 'Queued');
 
