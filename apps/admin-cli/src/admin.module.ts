@@ -9,6 +9,7 @@ import { EmailWorkspaceModule } from '@email/workspace';
 import { SigningSecretKeyRotationModule } from '@email/webhooks';
 import { FormsDataAccessModule } from '@forms/data-access';
 import { FormsAccountsModule } from '@forms/accounts';
+import { FormsOwnerSignInModule } from '@forms/oauth';
 
 @Module({
   imports: [
@@ -22,6 +23,7 @@ import { FormsAccountsModule } from '@forms/accounts';
     EmailWorkspaceModule,
     FormsDataAccessModule,
     FormsAccountsModule,
+    FormsOwnerSignInModule,
   ],
 })
 export class AdminModule {}

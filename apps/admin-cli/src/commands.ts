@@ -6,6 +6,7 @@ import { ConnectionKeyRotation } from '@email/delivery';
 import { WorkspaceService } from '@email/workspace';
 import { SigningSecretKeyRotation } from '@email/webhooks';
 import { AccountsService } from '@forms/accounts';
+import { OwnerSignIn } from '@forms/oauth';
 import { trustedWorkspaceId } from '@shared/core';
 import { defineErrorCodes, errorFactory, SHARED_ERROR_CODES } from '@shared/errors';
 
@@ -105,6 +106,11 @@ export const COMMANDS: Record<string, Command> = {
   'forms:create-account': async (app, args) => {
     const o = options(args, { email: { required: true }, 'workspace-name': {} });
     return app.get(AccountsService).createAccount({ email: o.email!, workspaceName: o['workspace-name'] });
+  },
+  /** The password an owner signs in to the forms browser pages with (consent, connected apps, exports); read from standard input. */
+  'forms:set-password': async (app, args) => {
+    const o = options(args, { email: { required: true } });
+    return app.get(OwnerSignIn).setPassword(o.email!, await readStdin());
   },
   'forms:create-api-key': async (app, args) => {
     const o = options(args, { owner: { required: true }, scopes: { required: true }, name: {}, 'expires-at': {} });

@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { APP_CONFIG, AppConfig } from '@shared/config';
-import { FORMS_TOOLS } from '@forms/mcp';
+import { EXPORT_TOOLS, FORMS_TOOLS } from '@forms/mcp';
 import { formsApi, FormsApiHarness } from './helpers';
 
 interface Structured {
@@ -81,7 +81,8 @@ describe('forms-api: MCP endpoint (real MCP client over streamable HTTP)', () =>
   it('lists every tool without a credential, with the contract names, scopes, hints and schemas', async () => {
     const client = await connect(undefined);
     const tools = await listTools(client);
-    expect(tools.map((tool) => tool.name).sort()).toEqual(FORMS_TOOLS.map((spec) => `postline_${spec.tool}`).sort());
+    const names = [...FORMS_TOOLS.map((spec) => `postline_${spec.tool}`), ...EXPORT_TOOLS.map((tool) => tool.name)];
+    expect(tools.map((tool) => tool.name).sort()).toEqual(names.sort());
     expect(client.getServerVersion()?.name).toBe('postline-forms');
     const create = tools.find((tool) => tool.name === 'postline_create_form')!;
     expect(create.inputSchema.required).toEqual(['idempotencyKey']);
@@ -330,7 +331,7 @@ describe('forms-api: MCP endpoint (real MCP client over streamable HTTP)', () =>
     expect(ok(await call(client, 'postline_delete_form', { formId: clone.data!.id }))).toEqual({ ok: true, id: clone.data!.id });
     expect(ok(await call(client, 'postline_get_create_form_status', { idempotencyKey: 'clone-1' }))).toMatchObject({ status: 'deleted', form: null });
 
-    // With the tests above, every tool's structuredContent has been held to its output schema.
+    // With the tests above, every route tool's structuredContent has been held to its output schema (the export tools' in exports.e2e-spec).
     expect([...checked].sort()).toEqual(FORMS_TOOLS.map((spec) => `postline_${spec.tool}`).sort());
   });
 });

@@ -26,6 +26,10 @@ const OUTSIDE_THE_PACK: { route: RegExp; why: string }[] = [
   { route: /^GET \/(openapi\.yaml|llms\.txt|api-docs\.txt)$/, why: 'the pack itself, in its other forms' },
   { route: /^(GET|POST) \/api\/mcp$/, why: "the MCP endpoint, whose tools run the pack's operations" },
   { route: /^GET \/\.well-known\/oauth-protected-resource\/api\/mcp$/, why: "the MCP endpoint's protected-resource metadata (RFC 9728)" },
+  { route: /^(GET|OPTIONS) \/\.well-known\/(oauth-authorization-server|openid-configuration)$/, why: 'the OAuth authorization server metadata (RFC 8414)' },
+  { route: /^(GET|POST|OPTIONS) \/oauth\/(register|authorize|token|revoke)$/, why: 'the OAuth 2.1 endpoints MCP clients use (RFC 7591, 6749, 7009)' },
+  { route: /^(GET|POST) \/account\//, why: 'the browser sign-in and connected-apps pages' },
+  { route: /^GET \/api\/session$/, why: 'the signed-in app session (owner and CSRF token), not the API-key transport' },
 ];
 
 type Method = DocumentedOperation['method'];

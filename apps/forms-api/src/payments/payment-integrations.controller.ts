@@ -1,15 +1,20 @@
 import { Body, Controller, Delete, Get, Param, Put, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
+import { Public } from '@shared/auth';
 import type { FormsWorkspaceContext } from '@forms/forms';
+import { AlsoBearer, AppSessionGuard } from '@forms/oauth';
 import { AdminWorkspace, PaymentIntegrations, PaymentsService, WorkspaceAdminGuard } from '@forms/payments';
 
 /**
  * A workspace's payment-provider connections (app-session endpoints in the spec, outside the API-key schema pack).
- * Until the signed-in session lands they take the forms bearer credential of a workspace owner: WorkspaceAdminGuard is
- * the one place that decides who is a workspace admin, whichever credential brought the principal.
+ * The signed-in session (CSRF token in X-CSRF-Token on PUT and DELETE) or the forms bearer credential of a workspace
+ * owner: WorkspaceAdminGuard is the one place that decides who is a workspace admin, whichever credential brought the
+ * principal.
  */
 @ApiExcludeController()
-@UseGuards(WorkspaceAdminGuard)
+@Public()
+@AlsoBearer()
+@UseGuards(AppSessionGuard, WorkspaceAdminGuard)
 @Controller('api/workspaces/:workspace_id/integrations/:provider')
 export class PaymentIntegrationsController {
   constructor(

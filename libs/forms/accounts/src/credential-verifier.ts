@@ -8,8 +8,13 @@ import { hashFormsKey } from './api-key-secret';
 import { FORMS_SCOPES } from './scopes';
 import { MeDto } from './me.dto';
 
-/** The account check (`GET /api/v1/me`) for the key a principal was verified with. */
-export function toMe(key: KeyWithOwner): MeDto {
+/** What `GET /api/v1/me` shows of a principal's credential: an API key, or an OAuth access token described like one. */
+export type MeCredential = Pick<KeyWithOwner, 'id' | 'name' | 'prefix' | 'last4' | 'scopes' | 'last_used_at' | 'revoked_at'> & {
+  owner: Pick<KeyWithOwner['owner'], 'id' | 'email' | 'username'>;
+};
+
+/** The account check (`GET /api/v1/me`) for the credential a principal was verified with. */
+export function toMe(key: MeCredential): MeDto {
   return {
     owner: { id: key.owner.id, email: key.owner.email, username: key.owner.username, preferred_workspace: null },
     api_key: {

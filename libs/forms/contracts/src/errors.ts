@@ -163,6 +163,19 @@ export const FORMS_ERROR_CODES = defineErrorCodes({
   export_not_ready: { type: 'conflict', description: 'The export has not completed (queued, processing or failed), so there is no file to download yet.' },
   export_expired: { type: 'not_found', status: 410, description: 'The export completed but its file has expired and was removed; start a new export.' },
   duplicate_submission: { type: 'conflict', description: 'This analytics session has already submitted the form.' },
+  // The signed-in app session (app-session endpoints: spreadsheet exports, workspace integrations).
+  sign_in_required: {
+    type: 'authentication_error',
+    description: 'The app-session endpoint needs a signed-in browser session (sign in at /account/sign-in); the session may have ended.',
+  },
+  csrf_token_invalid: {
+    type: 'permission_error',
+    description: 'A signed-in request that changes data lacks the session’s CSRF token in `X-CSRF-Token` (read it from GET /api/session).',
+  },
+  mcp_connection_revoked: {
+    type: 'authentication_error',
+    description: 'This API key was disconnected from the MCP server under Connected apps; it still works on /api/v1.',
+  },
   // Payments (public runtime, workspace integrations, provider webhooks).
   unknown_payment_provider: { type: 'not_found', description: 'The path names a payment provider the service does not support (razorpay, stripe).' },
   payment_integration_not_found: { type: 'not_found', description: 'The workspace has not connected this payment provider.' },

@@ -1,6 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { createToolServer, RouteRequest, RouteResponse, ToolArgumentError, toRouteRequest } from '@shared/mcp';
+import { callExportTool, EXPORT_TOOLS, ExportTool, findExportTool, SubmissionExportsPort } from './export-tools';
 import { errorResult, routeError, successResult } from './results';
 import { FormsMcpTool, findTool } from './tools';
 
@@ -12,6 +13,8 @@ export interface FormsMcpConnection {
   invoke(request: RouteRequest): Promise<RouteResponse>;
   newRequestId(): string;
   version: string;
+  /** Spreadsheet exports as the caller (they have no /api/v1 route); without it the export tools answer not available. */
+  exports?: SubmissionExportsPort;
 }
 
 export const FORMS_MCP_SERVER_NAME = 'postline-forms';
@@ -29,15 +32,17 @@ export function createFormsMcpServer(connection: FormsMcpConnection): Server {
     name: FORMS_MCP_SERVER_NAME,
     version: connection.version,
     instructions: INSTRUCTIONS,
-    list: () => connection.tools.map(describe),
+    list: () => [...connection.tools.map(describe), ...EXPORT_TOOLS.map(describe)],
     call: (name, args) => {
       const tool = findTool(connection.tools, name);
-      return tool && callTool(connection, tool, args);
+      if (tool) return callTool(connection, tool, args);
+      const exportTool = findExportTool(name);
+      return exportTool && callExportTool(exportTool, connection.exports, args);
     },
   });
 }
 
-function describe(tool: FormsMcpTool): Tool {
+function describe(tool: FormsMcpTool | ExportTool): Tool {
   return {
     name: tool.name,
     title: tool.title,

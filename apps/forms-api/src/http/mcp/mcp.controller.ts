@@ -1,11 +1,14 @@
 import { Controller, Get, Header, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { BearerStrategy, Public } from '@shared/auth';
+import { BearerStrategy, Principal, Public } from '@shared/auth';
 import { APP_CONFIG, AppConfig } from '@shared/config';
 import { DomainError } from '@shared/errors';
 import { bearerChallenge, callsTools, POST_ONLY_ANSWER } from '@shared/mcp';
+import { protectedResourceMetadata } from '@shared/oauth';
 import { FORMS_SCOPES } from '@forms/accounts';
+import { FormsErrors } from '@forms/contracts';
+import { ConnectionsService } from '@forms/oauth';
 import { FormsMcpEndpoint } from './mcp-endpoint';
 
 export const MCP_PATH = '/api/mcp';
@@ -26,19 +29,18 @@ export class FormsMcpController {
   constructor(
     private readonly endpoint: FormsMcpEndpoint,
     private readonly bearer: BearerStrategy,
+    private readonly connections: ConnectionsService,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     const origin = config.formsPublicBaseUrl;
     this.resourceMetadataUrl = `${origin}${PROTECTED_RESOURCE_PATH}`;
-    // This service is its own authorization server; until its OAuth endpoints exist, API keys are the credential.
-    this.resourceMetadata = {
+    this.resourceMetadata = protectedResourceMetadata({
       resource: `${origin}${MCP_PATH}`,
-      resource_name: 'Postline forms MCP server',
-      authorization_servers: [origin],
-      bearer_methods_supported: ['header'],
-      scopes_supported: [...FORMS_SCOPES],
-      resource_documentation: `${origin}/llms.txt`,
-    };
+      name: 'Postline forms MCP server',
+      authorizationServer: origin,
+      scopes: FORMS_SCOPES,
+      documentationUrl: `${origin}/llms.txt`,
+    });
   }
 
   @Get(PROTECTED_RESOURCE_PATH.slice(1))
@@ -55,9 +57,13 @@ export class FormsMcpController {
   @Post(MCP_PATH.slice(1))
   @HttpCode(200)
   async mcp(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    let principal: Principal | undefined;
     if (callsTools(request.body)) {
       try {
-        await this.bearer.verifyAuthorization(request.ip, request.headers.authorization);
+        principal = await this.bearer.verifyAuthorization(request.ip, request.headers.authorization);
+        // An API key used here is a connected app too: revoking that connection stops the key on /api/mcp only.
+        if (principal.credentialType === 'api_key' && !(await this.connections.admitApiKeyOnMcp(principal)))
+          throw FormsErrors.fail('mcp_connection_revoked', 'This API key was disconnected from the MCP server; it still works on /api/v1.');
       } catch (error) {
         // The exception filter renders the error; the challenge tells the client where the resource metadata is.
         if (error instanceof DomainError && error.status === 401) {
@@ -66,7 +72,7 @@ export class FormsMcpController {
         throw error;
       }
     }
-    const answer = await this.endpoint.handle({ url: request.url, headers: request.headers, body: request.body });
+    const answer = await this.endpoint.handle({ url: request.url, headers: request.headers, body: request.body }, principal);
     await reply.code(answer.status).headers(answer.headers).send(answer.body);
   }
 }

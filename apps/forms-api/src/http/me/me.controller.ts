@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@shared/auth';
-import { KeyWithOwner, MeDto, toMe } from '@forms/accounts';
+import { MeCredential, MeDto, toMe } from '@forms/accounts';
 
 @ApiTags('Account')
 @Controller('api/v1/me')
@@ -10,6 +10,6 @@ export class MeController {
   @ApiOperation({ operationId: 'getMe', summary: 'Check the API key and its owner' })
   @ApiOkResponse({ type: MeDto })
   me(@CurrentPrincipal() principal: Principal): MeDto {
-    return toMe(principal.credential as KeyWithOwner);
+    return toMe(principal.credential as MeCredential);
   }
 }
