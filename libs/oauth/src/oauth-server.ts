@@ -11,7 +11,7 @@ export interface OAuthServerOptions {
   /** e.g. `mra_` and `mrt_`. */
   accessTokenPrefix: string;
   refreshTokenPrefix: string;
-  /** e.g. `oac_`: authorization codes. */
+  /** e.g. `mrc_`: authorization codes. */
   codePrefix: string;
   accessTokenTtlMs: number;
   refreshTokenTtlMs: number;
