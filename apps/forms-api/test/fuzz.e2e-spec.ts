@@ -467,6 +467,7 @@ describe('forms-api: fuzzing the write endpoints', () => {
     await newVictim();
     webhookId = await newWebhook();
     victimWebhookId = await newWebhook();
+    await connectRazorpay();
   });
   afterAll(() => api?.close());
 
@@ -486,6 +487,9 @@ describe('forms-api: fuzzing the write endpoints', () => {
   };
 
   const hooksPath = (suffix = '') => `/api/workspaces/${api.main.workspaceId}/webhooks${suffix}`;
+  const integrationPath = () => `/api/workspaces/${api.main.workspaceId}/integrations/razorpay`;
+  const RAZORPAY_CONNECTION = { key_id: 'rzp_test_Fuzz000001', key_secret: 'fuzz_key_secret_1', webhook_secret: 'fuzz_webhook_secret_1' };
+  const connectRazorpay = async () => void (await api.as().put(integrationPath()).send(RAZORPAY_CONNECTION).expect(200));
   const newWebhook = async (): Promise<string> =>
     (
       await api
@@ -807,6 +811,44 @@ describe('forms-api: fuzzing the write endpoints', () => {
         runs: BODYLESS_RUNS,
         after: async () => void (victimWebhookId = await newWebhook()),
       },
+      {
+        name: 'connect payment provider',
+        method: 'put',
+        path: integrationPath(),
+        bodies: withGeneric(mutated(fc.constant(RAZORPAY_CONNECTION))),
+        after: connectRazorpay,
+      },
+      {
+        name: 'disconnect payment provider',
+        method: 'delete',
+        path: integrationPath(),
+        bodies: generic,
+        bodyIgnored: true,
+        runs: BODYLESS_RUNS,
+        after: connectRazorpay,
+      },
+      { name: 'payment order', method: 'post', path: `/api/public/forms/${publicId}/payments/stripe/order`, bodies: submissionBodies(), publicRoute: true },
+      {
+        name: 'payment verify',
+        method: 'post',
+        path: `/api/public/forms/${publicId}/payments/razorpay/verify`,
+        bodies: withGeneric(
+          mutated(fc.constant({ payment_id: 'fpay_1', razorpay_order_id: 'order_1', razorpay_payment_id: 'pay_1', razorpay_signature: 'ab' })),
+        ),
+        publicRoute: true,
+      },
+      {
+        name: 'payment webhook',
+        method: 'post',
+        path: '/api/payments/razorpay/webhook',
+        query: fc.oneof(
+          fc.constant(`workspace_id=${api.main.workspaceId}`),
+          fc.constant(''),
+          fc.string().map((v) => `workspace_id=${encodeURIComponent(v)}`),
+        ),
+        bodies: generic,
+        publicRoute: true,
+      },
     ];
   };
 
@@ -838,6 +880,11 @@ describe('forms-api: fuzzing the write endpoints', () => {
     'patch webhook endpoint',
     'rotate webhook secret',
     'delete webhook endpoint',
+    'connect payment provider',
+    'disconnect payment provider',
+    'payment order',
+    'payment verify',
+    'payment webhook',
   ];
   /** The endpoints whose success is a new form (the others change the fuzzed form, restored after each). */
   const CREATES_A_FORM = ['create', 'clone', 'from starter template'];
