@@ -1,5 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { BrowserSessions, BrowserSessionStore, StoredBrowserSession } from './browser-sessions';
+import { BrowserSessions, BrowserSessionStore, SignedOutCsrf, StoredBrowserSession } from './browser-sessions';
+import { SignInFlow } from './sign-in-flow';
+import { SignInLimiter } from './sign-in-limiter';
 import { hashPassword, verifyAgainstDecoy, verifyPassword } from './passwords';
 import { sessionPageCsp } from './page-shell';
 import { useSecureCookies } from './secure-cookies';
@@ -65,4 +67,22 @@ describe('sessionPageCsp', () => {
     expect(sessionPageCsp(['http://127.0.0.1:8123/cb?x=1'])).toContain("form-action 'self' http://127.0.0.1:8123;");
     expect(sessionPageCsp()).toContain("default-src 'none'");
   });
+});
+
+describe('SignInFlow.safeReturnTo', () => {
+  const flow = new SignInFlow({} as BrowserSessions, {} as SignedOutCsrf, {} as SignInLimiter, {
+    checkPassword: async () => null,
+    returnTo: /^\/(oauth\/authorize\?|account\/)/,
+    fallback: '/account/connected-apps',
+  });
+
+  it.each([
+    ['/oauth/authorize?client_id=x', '/oauth/authorize?client_id=x'],
+    ['/account/connected-apps', '/account/connected-apps'],
+    ['//evil.example/account/', '/account/connected-apps'],
+    ['https://evil.example/account/', '/account/connected-apps'],
+    ['/\\evil.example', '/account/connected-apps'],
+    ['/docs', '/account/connected-apps'],
+    [undefined, '/account/connected-apps'],
+  ])('%s → %s', (value, expected) => expect(flow.safeReturnTo(value)).toBe(expected));
 });

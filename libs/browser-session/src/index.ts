@@ -3,3 +3,4 @@ export * from './secure-cookies';
 export * from './browser-sessions';
 export * from './sign-in-limiter';
 export * from './page-shell';
+export * from './sign-in-flow';

@@ -5,3 +5,4 @@ export * from './client-registration';
 export * from './metadata';
 export * from './oauth-server';
 export * from './registration-limiter';
+export * from './http';

@@ -9,4 +9,5 @@ export const EMAIL_OAUTH = {
   sessionTtlMs: 12 * 60 * 60_000,
   sessionCookie: 'pl_session',
   signInCsrfCookie: 'pl_signin_csrf',
+  connectedAppsPath: '/account/connected-apps',
 } as const;

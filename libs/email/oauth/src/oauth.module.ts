@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { AuthChangesModule } from '@shared/auth';
-import { BrowserSessions, SignedOutCsrf, SignInLimiter, useSecureCookies } from '@shared/browser-session';
+import { BrowserSessions, SignedOutCsrf, SignInFlow, SignInLimiter, useSecureCookies } from '@shared/browser-session';
 import { APP_CONFIG, AppConfig } from '@shared/config';
 import { IdGenerator } from '@shared/core';
 import { OAuthServer, RegistrationLimiter } from '@shared/oauth';
@@ -66,11 +66,22 @@ export class EmailUsersModule {}
       useFactory: (redis: Redis, config: AppConfig) => new SignInLimiter(redis, `${config.queuePrefix}:email-sign-in`),
     },
     {
+      provide: SignInFlow,
+      inject: [BrowserSessions, SignedOutCsrf, SignInLimiter, UsersService],
+      useFactory: (sessions: BrowserSessions, csrf: SignedOutCsrf, limiter: SignInLimiter, users: UsersService) =>
+        new SignInFlow(sessions, csrf, limiter, {
+          checkPassword: (email, password) => users.checkPassword(email, password),
+          // The authorization page (its query carries the request) and the account pages.
+          returnTo: /^\/(oauth\/authorize\?|account\/)/,
+          fallback: EMAIL_OAUTH.connectedAppsPath,
+        }),
+    },
+    {
       provide: RegistrationLimiter,
       inject: [REDIS_CLIENT, APP_CONFIG],
       useFactory: (redis: Redis, config: AppConfig) => new RegistrationLimiter(redis, `${config.queuePrefix}:email-oauth-register`),
     },
   ],
-  exports: [EmailUsersModule, ConnectionsService, EmailBearerVerifier, OAuthServer, BrowserSessions, SignedOutCsrf, SignInLimiter, RegistrationLimiter],
+  exports: [EmailUsersModule, ConnectionsService, EmailBearerVerifier, OAuthServer, BrowserSessions, SignInFlow, RegistrationLimiter],
 })
 export class EmailOAuthModule {}

@@ -1,11 +1,11 @@
 import { csrfField, SessionPage } from '@shared/browser-session';
 import { escapeHtml } from '@shared/core';
-import type { ConnectionView, ScopeWords } from '@email/oauth';
+import { EMAIL_OAUTH, type ConnectionView, type ScopeWords } from '@email/oauth';
 
 const PRODUCT = 'Postline';
 export const SIGN_IN_PATH = '/account/sign-in';
 export const SIGN_OUT_PATH = '/account/sign-out';
-export const CONNECTED_APPS_PATH = '/account/connected-apps';
+export const CONNECTED_APPS_PATH = EMAIL_OAUTH.connectedAppsPath;
 
 const alert = (message: string | undefined) => (message ? `<div class="alert" role="alert">${escapeHtml(message)}</div>` : '');
 

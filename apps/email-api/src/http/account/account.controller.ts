@@ -2,17 +2,12 @@ import { Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '@shared/auth';
-import { BrowserSessions, sendSessionPage, SignedOutCsrf, SignInLimiter } from '@shared/browser-session';
+import { BrowserSessions, sendSessionPage, SignInAnswer, SignInFlow } from '@shared/browser-session';
 import { ConnectionsService, UsersService } from '@email/oauth';
 import { CONNECTED_APPS_PATH, connectedAppsPage, messagePage, SIGN_IN_PATH, SIGN_OUT_PATH, signInPage } from './account-pages';
 
 type Form = Record<string, unknown>;
 const field = (form: Form | undefined, name: string): string => (typeof form?.[name] === 'string' ? form[name] : '');
-
-/** Where a sign-in may return to: this server's authorization or account pages only, never another origin. */
-export function safeReturnTo(value: unknown): string {
-  return typeof value === 'string' && /^\/(oauth\/authorize\?|account\/)/.test(value) && !value.includes('\\') ? value : CONNECTED_APPS_PATH;
-}
 
 /** The browser pages of a person's account: sign-in, sign-out and connected apps. */
 @ApiExcludeController()
@@ -21,38 +16,19 @@ export function safeReturnTo(value: unknown): string {
 export class AccountController {
   constructor(
     private readonly sessions: BrowserSessions,
-    private readonly signInCsrf: SignedOutCsrf,
-    private readonly limiter: SignInLimiter,
+    private readonly signIn: SignInFlow,
     private readonly users: UsersService,
     private readonly connections: ConnectionsService,
   ) {}
 
   @Get(SIGN_IN_PATH.slice(1))
   signInForm(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Query('return_to') returnTo?: string): FastifyReply {
-    const csrfToken = this.signInCsrf.issue(request, reply);
-    return sendSessionPage(reply, 200, signInPage({ csrfToken, returnTo: safeReturnTo(returnTo) }));
+    return this.answerSignIn(reply, this.signIn.form(request, reply, returnTo));
   }
 
   @Post(SIGN_IN_PATH.slice(1))
-  async signIn(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form?: Form): Promise<FastifyReply> {
-    const email = field(form, 'email').trim();
-    const returnTo = safeReturnTo(field(form, 'return_to'));
-    const again = (status: number, error: string) =>
-      sendSessionPage(reply, status, signInPage({ csrfToken: this.signInCsrf.issue(request, reply), returnTo, email, error }));
-    if (!this.signInCsrf.verify(request, form?.csrf_token)) return again(403, 'This form expired. Please sign in again.');
-    if (!email || !field(form, 'password')) return again(400, 'Enter your email address and password.');
-    const retryAfter = await this.limiter.retryAfter(email, request.ip);
-    if (retryAfter !== null) {
-      reply.header('retry-after', String(retryAfter));
-      return again(429, `Too many sign-in attempts. Try again in ${Math.ceil(retryAfter / 60)} minute${retryAfter > 60 ? 's' : ''}.`);
-    }
-    const userId = await this.users.checkPassword(email, field(form, 'password'));
-    if (!userId) {
-      await this.limiter.recordFailure(email, request.ip);
-      return again(401, 'That email address and password do not match an account.');
-    }
-    await this.sessions.signIn(request, reply, userId);
-    return reply.code(303).header('location', returnTo).send();
+  async signInPost(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form?: Form): Promise<FastifyReply> {
+    return this.answerSignIn(reply, await this.signIn.submit(request, reply, form));
   }
 
   @Post(SIGN_OUT_PATH.slice(1))
@@ -85,6 +61,10 @@ export class AccountController {
     if (!session || !user) return this.toSignIn(reply, CONNECTED_APPS_PATH);
     const connections = await this.connections.list(user.id);
     return sendSessionPage(reply, status, connectedAppsPage({ csrfToken: session.csrfToken, userEmail: user.email, connections, notice, error }));
+  }
+
+  private answerSignIn(reply: FastifyReply, answer: SignInAnswer): FastifyReply {
+    return answer.kind === 'redirect' ? reply.code(303).header('location', answer.location).send() : sendSessionPage(reply, answer.status, signInPage(answer));
   }
 
   private toSignIn(reply: FastifyReply, returnTo: string): FastifyReply {
