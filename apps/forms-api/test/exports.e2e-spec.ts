@@ -48,7 +48,7 @@ describe('forms-api: spreadsheet exports on the app session and the MCP tools', 
   const clients: Client[] = [];
 
   beforeAll(async () => {
-    h = await formsApi({ QUEUE_PREFIX: uniqueQueuePrefix(), FORMS_UPLOAD_DIR: uploadDir });
+    h = await formsApi({ QUEUE_PREFIX: uniqueQueuePrefix(), FORMS_UPLOAD_DIR: uploadDir, RATE_LIMIT_REQUESTS: '1000' });
     origin = await listenOnLoopback(h.app);
     o = oauthClient(origin);
     await h.app.get(OwnerSignIn).setPassword('owner@example.com', 'correct horse battery staple');
@@ -108,6 +108,8 @@ describe('forms-api: spreadsheet exports on the app session and the MCP tools', 
   it('describes the signed-in session with its CSRF token, and refuses the export routes without a session', async () => {
     const described = (await (await fetch(`${origin}/api/session`, { headers: { cookie } })).json()) as Json;
     expect(described).toMatchObject({ owner: { id: h.main.ownerId, email: 'owner@example.com' }, csrfToken: csrf });
+    // The per-credential rate limit counts the session's requests.
+    expect((await session('GET', `${exportsPath()}/sxp_missing`)).headers.get('ratelimit-limit')).toBe('1000');
     expect((await fetch(`${origin}/api/session`)).status).toBe(401);
     const anonymous = await fetch(`${origin}${exportsPath()}/xlsx`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect([anonymous.status, ((await anonymous.json()) as { error: { code: string } }).error.code]).toEqual([401, 'sign_in_required']);

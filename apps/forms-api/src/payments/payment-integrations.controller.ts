@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, Param, Put, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Public } from '@shared/auth';
+import { RateLimitGuard } from '@shared/rate-limit';
 import type { FormsWorkspaceContext } from '@forms/forms';
 import { AlsoBearer, AppSessionGuard } from '@forms/oauth';
 import { AdminWorkspace, PaymentIntegrations, PaymentsService, WorkspaceAdminGuard } from '@forms/payments';
@@ -9,12 +10,12 @@ import { AdminWorkspace, PaymentIntegrations, PaymentsService, WorkspaceAdminGua
  * A workspace's payment-provider connections (app-session endpoints in the spec, outside the API-key schema pack).
  * The signed-in session (CSRF token in X-CSRF-Token on PUT and DELETE) or the forms bearer credential of a workspace
  * owner: WorkspaceAdminGuard is the one place that decides who is a workspace admin, whichever credential brought the
- * principal.
+ * principal. The rate limit counts here, once the credential is known.
  */
 @ApiExcludeController()
 @Public()
 @AlsoBearer()
-@UseGuards(AppSessionGuard, WorkspaceAdminGuard)
+@UseGuards(AppSessionGuard, RateLimitGuard, WorkspaceAdminGuard)
 @Controller('api/workspaces/:workspace_id/integrations/:provider')
 export class PaymentIntegrationsController {
   constructor(

@@ -3,6 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '@shared/auth';
 import { BrowserSessions, sendSessionPage, SignedOutCsrf, SignInLimiter } from '@shared/browser-session';
+import { RateLimitGuard } from '@shared/rate-limit';
 import { AppSessionGuard, ConnectionsService, OwnerSignIn } from '@forms/oauth';
 import { CONNECTED_APPS_PATH, connectedAppsPage, messagePage, SIGN_IN_PATH, SIGN_OUT_PATH, signInPage } from './account-pages';
 
@@ -84,7 +85,7 @@ export class AccountController {
    * `X-CSRF-Token` on every unsafe app-session request. No CORS header, so no other site can read it.
    */
   @Get('api/session')
-  @UseGuards(AppSessionGuard)
+  @UseGuards(AppSessionGuard, RateLimitGuard)
   async session(@Req() request: FastifyRequest) {
     const session = (await this.sessions.current(request))!;
     const owner = (await this.owners.findOwner(session.userId))!;

@@ -5,6 +5,7 @@ import { CurrentPrincipal, Principal, Public } from '@shared/auth';
 import { WorkspaceContextResolver } from '@forms/forms';
 import { SubmissionExportService } from '@forms/exports';
 import { AppSessionGuard } from '@forms/oauth';
+import { RateLimitGuard } from '@shared/rate-limit';
 
 /**
  * The app-session spreadsheet export routes (outside the API-key schema pack): the signed-in owner's session cookie,
@@ -13,7 +14,8 @@ import { AppSessionGuard } from '@forms/oauth';
  */
 @ApiExcludeController()
 @Public()
-@UseGuards(AppSessionGuard)
+// The global rate limit ran before the session was known: counted here, per session.
+@UseGuards(AppSessionGuard, RateLimitGuard)
 @Controller('api/forms/:form_id/responses/exports')
 export class SubmissionExportsController {
   constructor(
