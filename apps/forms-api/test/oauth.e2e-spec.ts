@@ -240,7 +240,7 @@ describe('forms-api: OAuth 2.1 authorization server, sign-in and consent', () =>
     expect(other.status).toBe(404);
   });
 
-  it('refuses consent and sign-in posts without their CSRF token, and keeps the session cookie HttpOnly and SameSite=Lax', async () => {
+  it('refuses consent and sign-in posts without their CSRF token, keeps the session cookie HttpOnly and SameSite=Lax, and limits failed sign-ins', async () => {
     const clientId = await o.register(callback, SCOPES);
     const cookie = await o.signIn(EMAIL);
     const html = await (await fetch(o.authorizeUrl(clientId, callback, pkce().challenge, SCOPES), { headers: { cookie } })).text();
@@ -257,5 +257,16 @@ describe('forms-api: OAuth 2.1 authorization server, sign-in and consent', () =>
     const session = ok.headers.getSetCookie().find((c) => c.startsWith('plf_session='))!;
     expect(session).toMatch(/HttpOnly/i);
     expect(session).toMatch(/SameSite=Lax/i);
+
+    // Failed sign-ins are limited per account: the eleventh wrong attempt is refused before its password is checked.
+    const token = csrfOf(await (await fetch(`${origin}/account/sign-in`, { headers: { cookie: cookieOf(form) } })).text());
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      const res = await o.post('/account/sign-in', { email: 'nobody@example.com', password: 'wrong password!!', csrf_token: token }, 'form', {
+        cookie: cookieOf(form),
+      });
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([...Array<number>(10).fill(401), 429]);
   });
 });

@@ -12,6 +12,7 @@ export const FORMS_OAUTH = {
   sessionTtlMs: 12 * 60 * 60_000,
   sessionCookie: 'plf_session',
   signInCsrfCookie: 'plf_signin_csrf',
+  connectedAppsPath: '/account/connected-apps',
   /** The header a signed-in app sends its session's CSRF token in, on every unsafe request. */
   csrfHeader: 'x-csrf-token',
 } as const;

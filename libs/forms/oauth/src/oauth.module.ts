@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { AuthChangesModule } from '@shared/auth';
-import { BrowserSessions, SignedOutCsrf, SignInLimiter, useSecureCookies } from '@shared/browser-session';
+import { BrowserSessions, SignedOutCsrf, SignInFlow, SignInLimiter, useSecureCookies } from '@shared/browser-session';
 import { APP_CONFIG, AppConfig } from '@shared/config';
 import { IdGenerator } from '@shared/core';
 import { OAuthServer, RegistrationLimiter } from '@shared/oauth';
@@ -65,11 +65,22 @@ export class FormsOwnerSignInModule {}
       useFactory: (redis: Redis, config: AppConfig) => new SignInLimiter(redis, `${config.queuePrefix}:forms-sign-in`),
     },
     {
+      provide: SignInFlow,
+      inject: [BrowserSessions, SignedOutCsrf, SignInLimiter, OwnerSignIn],
+      useFactory: (sessions: BrowserSessions, csrf: SignedOutCsrf, limiter: SignInLimiter, owners: OwnerSignIn) =>
+        new SignInFlow(sessions, csrf, limiter, {
+          checkPassword: (email, password) => owners.checkPassword(email, password),
+          // The authorization page (its query carries the request) and the account pages.
+          returnTo: /^\/(oauth\/authorize\?|account\/)/,
+          fallback: FORMS_OAUTH.connectedAppsPath,
+        }),
+    },
+    {
       provide: RegistrationLimiter,
       inject: [REDIS_CLIENT, APP_CONFIG],
       useFactory: (redis: Redis, config: AppConfig) => new RegistrationLimiter(redis, `${config.queuePrefix}:forms-oauth-register`),
     },
   ],
-  exports: [FormsOwnerSignInModule, ConnectionsService, FormsBearerVerifier, OAuthServer, BrowserSessions, SignedOutCsrf, SignInLimiter, RegistrationLimiter],
+  exports: [FormsOwnerSignInModule, ConnectionsService, FormsBearerVerifier, OAuthServer, BrowserSessions, SignInFlow, RegistrationLimiter],
 })
 export class FormsOAuthModule {}

@@ -1,11 +1,12 @@
 import { csrfField, SessionPage } from '@shared/browser-session';
 import { escapeHtml } from '@shared/core';
+import { FORMS_OAUTH } from '@forms/oauth';
 import type { ConnectionView, OwnerWorkspace, ScopeWords } from '@forms/oauth';
 
 const PRODUCT = 'Postline Forms';
 export const SIGN_IN_PATH = '/account/sign-in';
 export const SIGN_OUT_PATH = '/account/sign-out';
-export const CONNECTED_APPS_PATH = '/account/connected-apps';
+export const CONNECTED_APPS_PATH = FORMS_OAUTH.connectedAppsPath;
 
 const alert = (message: string | undefined) => (message ? `<div class="alert" role="alert">${escapeHtml(message)}</div>` : '');
 const ROLE_WORDS: Record<string, string> = { owner: 'owner', editor: 'editor', viewer: 'viewer (read only)' };

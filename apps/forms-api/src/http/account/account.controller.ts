@@ -2,18 +2,13 @@ import { Body, Controller, Get, Post, Query, Req, Res, UseGuards } from '@nestjs
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '@shared/auth';
-import { BrowserSessions, sendSessionPage, SignedOutCsrf, SignInLimiter } from '@shared/browser-session';
+import { BrowserSessions, sendSessionPage, SignInAnswer, SignInFlow } from '@shared/browser-session';
 import { RateLimitGuard } from '@shared/rate-limit';
 import { AppSessionGuard, ConnectionsService, OwnerSignIn } from '@forms/oauth';
 import { CONNECTED_APPS_PATH, connectedAppsPage, messagePage, SIGN_IN_PATH, SIGN_OUT_PATH, signInPage } from './account-pages';
 
 type Form = Record<string, unknown>;
 const field = (form: Form | undefined, name: string): string => (typeof form?.[name] === 'string' ? form[name] : '');
-
-/** Where a sign-in may return to: this server's authorization or account pages only, never another origin. */
-export function safeReturnTo(value: unknown): string {
-  return typeof value === 'string' && /^\/(oauth\/authorize\?|account\/)/.test(value) && !value.includes('\\') ? value : CONNECTED_APPS_PATH;
-}
 
 /** The browser pages of an owner's account (sign-in, sign-out, connected apps) and the app session's own description. */
 @ApiExcludeController()
@@ -22,38 +17,19 @@ export function safeReturnTo(value: unknown): string {
 export class AccountController {
   constructor(
     private readonly sessions: BrowserSessions,
-    private readonly signInCsrf: SignedOutCsrf,
-    private readonly limiter: SignInLimiter,
+    private readonly signIn: SignInFlow,
     private readonly owners: OwnerSignIn,
     private readonly connections: ConnectionsService,
   ) {}
 
   @Get(SIGN_IN_PATH.slice(1))
   signInForm(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Query('return_to') returnTo?: string): FastifyReply {
-    const csrfToken = this.signInCsrf.issue(request, reply);
-    return sendSessionPage(reply, 200, signInPage({ csrfToken, returnTo: safeReturnTo(returnTo) }));
+    return this.answerSignIn(reply, this.signIn.form(request, reply, returnTo));
   }
 
   @Post(SIGN_IN_PATH.slice(1))
-  async signIn(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form?: Form): Promise<FastifyReply> {
-    const email = field(form, 'email').trim();
-    const returnTo = safeReturnTo(field(form, 'return_to'));
-    const again = (status: number, error: string) =>
-      sendSessionPage(reply, status, signInPage({ csrfToken: this.signInCsrf.issue(request, reply), returnTo, email, error }));
-    if (!this.signInCsrf.verify(request, form?.csrf_token)) return again(403, 'This form expired. Please sign in again.');
-    if (!email || !field(form, 'password')) return again(400, 'Enter your email address and password.');
-    const retryAfter = await this.limiter.retryAfter(email, request.ip);
-    if (retryAfter !== null) {
-      reply.header('retry-after', String(retryAfter));
-      return again(429, `Too many sign-in attempts. Try again in ${Math.ceil(retryAfter / 60)} minute${retryAfter > 60 ? 's' : ''}.`);
-    }
-    const ownerId = await this.owners.checkPassword(email, field(form, 'password'));
-    if (!ownerId) {
-      await this.limiter.recordFailure(email, request.ip);
-      return again(401, 'That email address and password do not match an account.');
-    }
-    await this.sessions.signIn(request, reply, ownerId);
-    return reply.code(303).header('location', returnTo).send();
+  async signInPost(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form?: Form): Promise<FastifyReply> {
+    return this.answerSignIn(reply, await this.signIn.submit(request, reply, form));
   }
 
   @Post(SIGN_OUT_PATH.slice(1))
@@ -98,6 +74,10 @@ export class AccountController {
     if (!session || !owner) return this.toSignIn(reply);
     const connections = await this.connections.list(owner.id);
     return sendSessionPage(reply, status, connectedAppsPage({ csrfToken: session.csrfToken, ownerEmail: owner.email, connections, notice, error }));
+  }
+
+  private answerSignIn(reply: FastifyReply, answer: SignInAnswer): FastifyReply {
+    return answer.kind === 'redirect' ? reply.code(303).header('location', answer.location).send() : sendSessionPage(reply, answer.status, signInPage(answer));
   }
 
   private toSignIn(reply: FastifyReply): FastifyReply {

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '@shared/auth';
 import { BrowserSessions, sendSessionPage } from '@shared/browser-session';
 import { APP_CONFIG, AppConfig } from '@shared/config';
-import { AuthorizeCheck, authorizationServerMetadata, OAuthError, OAuthServer, RegistrationLimiter } from '@shared/oauth';
+import { AuthorizeCheck, authorizationServerMetadata, OAuthError, OAuthServer, RegistrationLimiter, sendOAuthAnswer, sendOAuthPreflight } from '@shared/oauth';
 import { FORMS_SCOPES } from '@forms/accounts';
 import { ConnectionsService, OwnerSignIn, scopeWords } from '@forms/oauth';
 import { consentPage, messagePage, SIGN_IN_PATH } from '../account/account-pages';
@@ -53,18 +53,12 @@ export class FormsOAuthController {
   /** CORS preflight: no cookie is ever read on these endpoints, so any origin may call them. */
   @Options([...APP_ENDPOINTS, ...METADATA_PATHS])
   preflight(@Res() reply: FastifyReply): FastifyReply {
-    return reply
-      .code(204)
-      .header('access-control-allow-origin', '*')
-      .header('access-control-allow-methods', 'GET, POST, OPTIONS')
-      .header('access-control-allow-headers', 'content-type, authorization, mcp-protocol-version')
-      .header('access-control-max-age', '600')
-      .send();
+    return sendOAuthPreflight(reply);
   }
 
   @Post('oauth/register')
   register(@Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    return this.answer(reply, 201, async () => {
+    return sendOAuthAnswer(reply, 201, async () => {
       const retryAfter = await this.registrations.attempt(request.ip);
       if (retryAfter !== null) {
         reply.header('retry-after', String(retryAfter));
@@ -76,13 +70,13 @@ export class FormsOAuthController {
 
   @Post('oauth/token')
   token(@Body() body: Params | undefined, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    return this.answer(reply, 200, () => this.oauth.token(body ?? {}));
+    return sendOAuthAnswer(reply, 200, () => this.oauth.token(body ?? {}));
   }
 
   @Post('oauth/revoke')
   @HttpCode(200)
   revoke(@Body() body: Params | undefined, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    return this.answer(reply, 200, async () => {
+    return sendOAuthAnswer(reply, 200, async () => {
       await this.oauth.revoke(body ?? {});
       return {};
     });
@@ -152,17 +146,6 @@ export class FormsOAuthController {
       .code(303)
       .header('location', `${SIGN_IN_PATH}?return_to=${encodeURIComponent(returnTo)}`)
       .send();
-  }
-
-  /** Runs a protocol step; an OAuthError is answered as RFC 6749 says (`{error, error_description}`), not as an API error. */
-  private async answer(reply: FastifyReply, status: number, step: () => Promise<object>): Promise<FastifyReply> {
-    reply.header('cache-control', 'no-store').header('pragma', 'no-cache').header('access-control-allow-origin', '*');
-    try {
-      return reply.code(status).send(await step());
-    } catch (error) {
-      if (error instanceof OAuthError) return reply.code(error.status).send(error.toJSON());
-      throw error;
-    }
   }
 }
 
