@@ -1,6 +1,7 @@
 export * from './oauth-error';
 export * from './secrets';
 export * from './store';
+export * from './repository-store';
 export * from './client-registration';
 export * from './metadata';
 export * from './oauth-server';
