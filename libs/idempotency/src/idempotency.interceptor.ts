@@ -57,6 +57,14 @@ const storageKey = (tenant: string, key: string) => `idempotency:${tenant}:${cre
 /** What became of an Idempotency-Key: still running, or done with the answer it replays (a 2xx status and body). */
 export type IdempotencyOutcome = { state: 'running' } | { state: 'done'; status: number; body: unknown };
 
+/** The key when it is 1-255 visible ASCII characters, else 400 `invalid_idempotency_key` naming `field` (where it came from). */
+export function checkIdempotencyKey(key: string | undefined, field = 'Idempotency-Key'): string {
+  if (!key || key.length > 255 || !/^[\x21-\x7e]+$/.test(key)) {
+    throw SharedErrors.invalid('invalid_idempotency_key', `${field} must be 1-255 visible ASCII characters.`, field);
+  }
+  return key;
+}
+
 /** The outcome recorded for `key` of a credential subject, or null when there is none (never used, failed, or expired after 24 h). */
 export async function findIdempotencyOutcome(redis: Redis, tenant: string, key: string): Promise<IdempotencyOutcome | null> {
   const raw = await redis.get(storageKey(tenant, key));
@@ -110,10 +118,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       }
       return next.handle();
     }
-    const key = Array.isArray(rawKey) ? rawKey[0] : rawKey;
-    if (!key || key.length > 255 || !/^[\x21-\x7e]+$/.test(key)) {
-      throw SharedErrors.invalid('invalid_idempotency_key', 'Idempotency-Key must be 1-255 visible ASCII characters.', 'Idempotency-Key');
-    }
+    const key = checkIdempotencyKey(Array.isArray(rawKey) ? rawKey[0] : rawKey);
     // Interceptors run before the validation pipe: refuse what it would refuse, with the same error, before fingerprinting.
     const unstorable = findUnstorableInput(request.body, '');
     if (unstorable) throw unstorable;

@@ -28,7 +28,7 @@ describe('SubmissionsRepository (real PostgreSQL)', () => {
       formId,
       publishedVersion: 1,
       dedupeKey: null,
-      record: { event: 'form.submitted', submission: { id } } as unknown as SubmissionRecord,
+      record: { event: 'form.submitted', eventId: `evt_${id}`, submission: { id } } as unknown as SubmissionRecord,
       createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, seq)),
       uploadIds: [],
       ...extra,

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Inject, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal, RequireScopes } from '@shared/auth';
-import { findIdempotencyOutcome, Idempotent } from '@shared/idempotency';
+import { checkIdempotencyKey, findIdempotencyOutcome, Idempotent } from '@shared/idempotency';
 import { REDIS_CLIENT } from '@shared/redis';
 import type { Redis } from 'ioredis';
 import {
@@ -55,7 +55,9 @@ export class FormStartsController {
   @RequireScopes('forms:read')
   @ApiOperation({ operationId: 'getCreateFormStatus', summary: 'What a form creation with this Idempotency-Key made (to reconcile an interrupted create)' })
   @ApiOkResponse({ type: CreateFormStatusDto })
-  async creationStatus(@CurrentPrincipal() p: Principal, @Param('idempotency_key') key: string): Promise<CreateFormStatusDto> {
+  @ApiErrors(400)
+  async creationStatus(@CurrentPrincipal() p: Principal, @Param('idempotency_key') raw: string): Promise<CreateFormStatusDto> {
+    const key = checkIdempotencyKey(raw, 'idempotency_key');
     return this.starts.creationStatus(p, key, await findIdempotencyOutcome(this.redis, p.subjectId, key));
   }
 
