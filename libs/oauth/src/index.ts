@@ -7,3 +7,4 @@ export * from './metadata';
 export * from './oauth-server';
 export * from './registration-limiter';
 export * from './http';
+export * from './authorization-flow';

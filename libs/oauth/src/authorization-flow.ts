@@ -1,0 +1,103 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { BrowserSessions, sendSessionPage, type SessionPage } from '@shared/browser-session';
+import type { AuthorizationRequest, AuthorizeCheck, OAuthServer } from './oauth-server';
+
+type Params = Record<string, unknown>;
+/** The authorization request's parameters the consent form carries back with the decision. */
+const REQUEST_PARAMS = ['client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'code_challenge', 'code_challenge_method'] as const;
+
+/** What the consent page is rendered from. */
+export interface ConsentContext {
+  accountId: string;
+  csrfToken: string;
+  request: AuthorizationRequest;
+  /** The authorization request's parameters, posted back with the decision. */
+  params: Record<string, string>;
+  status: number;
+  error?: string;
+}
+
+export interface AuthorizationFlowOptions {
+  /** Where a signed-out person goes (with `return_to`), e.g. `/account/sign-in`. */
+  signInPath: string;
+  /** The page an unusable request shows (its client cannot be redirected to). */
+  refusalPage(message: string): SessionPage;
+  /** The consent page (or why there is nothing to consent to), or null when the account is gone: sign in again. */
+  consentPage(context: ConsentContext): Promise<{ status: number; page: SessionPage } | null>;
+  /**
+   * Records the approved connection for the account from the consent form; `workspaceId` is the tenant the tokens act
+   * in. An `error` shows the consent page again (400) with it.
+   */
+  grant(accountId: string, form: Params, request: AuthorizationRequest): Promise<{ grantId: string; workspaceId: string } | { error: string }>;
+}
+
+/**
+ * The authorization endpoint's browser side, for every service: the request checked by `OAuthServer`, a signed-out
+ * person sent to sign in and back, the consent page, and the decision (session CSRF, deny, or the grant and the code).
+ */
+export class AuthorizationFlow {
+  constructor(
+    private readonly oauth: OAuthServer,
+    private readonly sessions: BrowserSessions,
+    private readonly options: AuthorizationFlowOptions,
+  ) {}
+
+  async authorize(request: FastifyRequest, reply: FastifyReply, query: Params): Promise<FastifyReply> {
+    return this.consent(request, reply, query, await this.oauth.checkAuthorize(query));
+  }
+
+  /** The consent form's decision, re-checked from its own copy of the request's parameters. */
+  async decide(request: FastifyRequest, reply: FastifyReply, form: Params | undefined): Promise<FastifyReply> {
+    const params = form ?? {};
+    const check = await this.oauth.checkAuthorize(params);
+    if (check.kind !== 'consent') return this.consent(request, reply, params, check);
+    const session = await this.sessions.current(request);
+    if (!session) return this.toSignIn(reply, params);
+    if (!this.sessions.verifyCsrf(request, params.csrf_token))
+      return this.consent(request, reply, params, check, 403, 'This form expired. Check the request and choose again.');
+    if (params.decision !== 'approve') return reply.code(303).header('location', this.oauth.deny(check.request)).send();
+    const granted = await this.options.grant(session.userId, params, check.request);
+    if ('error' in granted) return this.consent(request, reply, params, check, 400, granted.error);
+    const location = await this.oauth.approve(check.request, { ...granted, userId: session.userId, scopes: check.request.scopes });
+    return reply.code(303).header('location', location).send();
+  }
+
+  private async consent(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    params: Params,
+    check: AuthorizeCheck,
+    status = 200,
+    error?: string,
+  ): Promise<FastifyReply> {
+    if (check.kind === 'refuse') return sendSessionPage(reply, 400, this.options.refusalPage(check.message));
+    if (check.kind === 'redirect') return reply.code(303).header('location', check.location).send();
+    const session = await this.sessions.current(request);
+    const shown =
+      session &&
+      (await this.options.consentPage({
+        accountId: session.userId,
+        csrfToken: session.csrfToken,
+        request: check.request,
+        params: requestParams(params),
+        status,
+        error,
+      }));
+    if (!shown) return this.toSignIn(reply, params);
+    return sendSessionPage(reply, shown.status, shown.page);
+  }
+
+  private toSignIn(reply: FastifyReply, params: Params): FastifyReply {
+    const returnTo = `/oauth/authorize?${new URLSearchParams(requestParams(params)).toString()}`;
+    return reply
+      .code(303)
+      .header('location', `${this.options.signInPath}?return_to=${encodeURIComponent(returnTo)}`)
+      .send();
+  }
+}
+
+function requestParams(params: Params): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const name of REQUEST_PARAMS) if (typeof params[name] === 'string') kept[name] = params[name];
+  return kept;
+}
