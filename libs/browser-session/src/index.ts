@@ -4,3 +4,4 @@ export * from './browser-sessions';
 export * from './sign-in-limiter';
 export * from './page-shell';
 export * from './sign-in-flow';
+export * from './account-pages';

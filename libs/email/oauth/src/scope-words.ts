@@ -1,3 +1,4 @@
+import type { ScopeWords } from '@shared/browser-session';
 import { canonicalScopes } from '@email/access';
 
 const RESOURCES: Record<string, string> = {
@@ -28,12 +29,7 @@ const VERBS: Record<string, string> = {
   export: 'Export',
 };
 
-/** A scope as a person reads it on the consent page; `changes` marks what lets the app change data. */
-export interface ScopeWords {
-  scope: string;
-  text: string;
-  changes: boolean;
-}
+export type { ScopeWords };
 
 export function scopeWords(scopes: readonly string[]): ScopeWords[] {
   return canonicalScopes(scopes).map((scope) => {

@@ -1,11 +1,5 @@
+import type { ScopeWords } from '@shared/browser-session';
 import { FORMS_SCOPES } from '@forms/accounts';
-
-/** A scope as a person reads it on the consent page; `changes` marks what lets the app change data. */
-export interface ScopeWords {
-  scope: string;
-  text: string;
-  changes: boolean;
-}
 
 const WORDS: Record<(typeof FORMS_SCOPES)[number], string> = {
   'forms:read': 'See your forms, their drafts and published versions',
@@ -22,6 +16,8 @@ const WORDS: Record<(typeof FORMS_SCOPES)[number], string> = {
 };
 
 /** The granted scopes in the service's own order, in plain words. */
+export type { ScopeWords };
+
 export function scopeWords(scopes: readonly string[]): ScopeWords[] {
   return FORMS_SCOPES.filter((scope) => scopes.includes(scope)).map((scope) => ({
     scope,
