@@ -3,7 +3,7 @@
  * authorize with PKCE, sign in, consent, exchange, MCP with the token, refresh, revoke, 401), then the refusals over
  * plain HTTP. Screenshots of the three pages go to `<tmp>/postline-oauth-screenshots/` for a person to look at.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
@@ -15,7 +15,7 @@ import addFormats from 'ajv-formats';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { launchChromium, listenOnLoopback } from '@shared/testing';
+import { cookieOf, csrfOf, hiddenFields, launchChromium, listenOnLoopback, OAuthTestClient, OAuthTokens, oauthTestClient, pkce } from '@shared/testing';
 import { EmailPrisma } from '@email/data-access';
 import { UsersService } from '@email/oauth';
 import { emailApi, EmailApiHarness } from './helpers';
@@ -24,26 +24,9 @@ const SCREENSHOTS = path.join(tmpdir(), 'postline-oauth-screenshots');
 const PASSWORD = 'correct horse battery staple';
 const SCOPES = 'workspace:read subscribers:read subscribers:write tags:read tags:write';
 
-interface Tokens {
-  access_token: string;
-  refresh_token: string;
-  expires_in: number;
-  token_type: string;
-  scope: string;
-}
-
-const pkce = () => {
-  const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
-};
+type Tokens = OAuthTokens;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-const csrfOf = (html: string) => /name="csrf_token" value="([^"]+)"/.exec(html)![1];
-const cookieOf = (response: Response) =>
-  response.headers
-    .getSetCookie()
-    .map((cookie) => cookie.split(';')[0])
-    .join('; ');
 
 describe('email-api: OAuth 2.1 authorization server, sign-in and consent', () => {
   let h: EmailApiHarness;
@@ -52,12 +35,14 @@ describe('email-api: OAuth 2.1 authorization server, sign-in and consent', () =>
   let callbackServer: Server;
   let callback: string;
   let otherWorkspace: { workspace_id: string; api_key: string };
+  let o: OAuthTestClient;
   const email = 'agent-owner@example.test';
   const mcpClients: Client[] = [];
 
   beforeAll(async () => {
     h = await emailApi();
     origin = await listenOnLoopback(h.app);
+    o = oauthTestClient(origin);
     otherWorkspace = await h.newWorkspace('Second workspace');
     await h.app.get(UsersService).createUser({ email, name: 'Ada', password: PASSWORD, workspaceIds: [h.workspaceId, otherWorkspace.workspace_id] });
     callbackServer = createServer((_, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('You can close this window.'));
@@ -74,66 +59,18 @@ describe('email-api: OAuth 2.1 authorization server, sign-in and consent', () =>
     await h?.close();
   });
 
-  async function register(body: Record<string, unknown> = {}): Promise<string> {
-    const res = await post('/oauth/register', { client_name: 'Claude Desktop', redirect_uris: [callback], scope: SCOPES, ...body }, 'json');
-    expect(res.status).toBe(201);
-    return ((await res.json()) as { client_id: string }).client_id;
-  }
-
-  function post(pathname: string, body: Record<string, unknown>, as: 'json' | 'form' = 'form', headers: Record<string, string> = {}): Promise<Response> {
-    return fetch(`${origin}${pathname}`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': as === 'json' ? 'application/json' : 'application/x-www-form-urlencoded', ...headers },
-      body: as === 'json' ? JSON.stringify(body) : new URLSearchParams(body as Record<string, string>).toString(),
-    });
-  }
-
+  const register = (body: Record<string, unknown> = {}) => o.register(callback, SCOPES, body);
+  const post: OAuthTestClient['post'] = (...args) => o.post(...args);
   const authorizeUrl = (clientId: string, challenge: string, extra: Record<string, string> = {}) =>
-    `${origin}/oauth/authorize?${new URLSearchParams({
-      response_type: 'code',
-      client_id: clientId,
-      redirect_uri: callback,
-      code_challenge: challenge,
-      code_challenge_method: 'S256',
-      state: 'st-123',
-      scope: SCOPES,
-      ...extra,
-    }).toString()}`;
-
-  /** A signed-in session's cookie, through the sign-in form like a browser. */
-  async function signIn(): Promise<string> {
-    const form = await fetch(`${origin}/account/sign-in`);
-    const csrfCookie = cookieOf(form);
-    const res = await post(
-      '/account/sign-in',
-      { email, password: PASSWORD, csrf_token: csrfOf(await form.text()), return_to: '/account/connected-apps' },
-      'form',
-      {
-        cookie: csrfCookie,
-      },
-    );
-    expect(res.status).toBe(303);
-    return cookieOf(res);
-  }
+    o.authorizeUrl(clientId, callback, challenge, SCOPES, extra);
+  const signIn = () => o.signIn(email, PASSWORD, { return_to: '/account/connected-apps' });
 
   /** Sign-in and consent over plain HTTP: the redirect back to the client, with its code. */
-  async function authorizeOverHttp(clientId: string, challenge: string, workspaceId = h.workspaceId, session?: string): Promise<URL> {
-    const cookie = session ?? (await signIn());
-    const page = await fetch(authorizeUrl(clientId, challenge), { headers: { cookie } });
-    expect(page.status).toBe(200);
-    const html = await page.text();
-    const fields = Object.fromEntries(
-      [...html.matchAll(/<input type="hidden" name="([a-z_]+)" value="([^"]*)">/g)].map((m) => [m[1], m[2].replace(/&amp;/g, '&')]),
-    );
-    const res = await post('/oauth/authorize', { ...fields, workspace_id: workspaceId, decision: 'approve' }, 'form', { cookie });
-    expect(res.status).toBe(303);
-    return new URL(res.headers.get('location')!);
+  async function authorizeOverHttp(clientId: string, challenge: string, workspaceId = h.workspaceId): Promise<URL> {
+    return o.approve(await signIn(), authorizeUrl(clientId, challenge), { workspace_id: workspaceId });
   }
 
-  async function exchange(clientId: string, code: string, verifier: string): Promise<Response> {
-    return post('/oauth/token', { grant_type: 'authorization_code', client_id: clientId, code, code_verifier: verifier, redirect_uri: callback });
-  }
+  const exchange = (clientId: string, code: string, verifier: string) => o.exchange(clientId, callback, code, verifier);
 
   async function tokensFor(clientId: string, workspaceId = h.workspaceId): Promise<Tokens> {
     const { verifier, challenge } = pkce();
@@ -284,9 +221,7 @@ describe('email-api: OAuth 2.1 authorization server, sign-in and consent', () =>
     const clientId = await register();
     const cookie = await signIn();
     const html = await (await fetch(authorizeUrl(clientId, pkce().challenge), { headers: { cookie } })).text();
-    const fields = Object.fromEntries(
-      [...html.matchAll(/<input type="hidden" name="([a-z_]+)" value="([^"]*)">/g)].map((m) => [m[1], m[2].replace(/&amp;/g, '&')]),
-    );
+    const fields = hiddenFields(html);
     const res = await post('/oauth/authorize', { ...fields, workspace_id: h.workspaceId, decision: 'deny' }, 'form', { cookie });
     const location = new URL(res.headers.get('location')!);
     expect([res.status, location.searchParams.get('error'), location.searchParams.get('state'), location.searchParams.get('code')]).toEqual([
@@ -338,9 +273,7 @@ describe('email-api: OAuth 2.1 authorization server, sign-in and consent', () =>
     const { challenge } = pkce();
     const page = await fetch(authorizeUrl(clientId, challenge), { headers: { cookie } });
     const html = await page.text();
-    const fields = Object.fromEntries(
-      [...html.matchAll(/<input type="hidden" name="([a-z_]+)" value="([^"]*)">/g)].map((m) => [m[1], m[2].replace(/&amp;/g, '&')]),
-    );
+    const fields = hiddenFields(html);
     delete fields.csrf_token;
     const consent = await post('/oauth/authorize', { ...fields, workspace_id: h.workspaceId, decision: 'approve' }, 'form', { cookie });
     expect(consent.status).toBe(403);

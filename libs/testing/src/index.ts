@@ -12,3 +12,4 @@ export * from './browser';
 export * from './smtp-sink';
 export * from './webhook-receiver';
 export * from './until';
+export * from './oauth-client';
