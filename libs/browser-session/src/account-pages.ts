@@ -68,6 +68,10 @@ const when = (date: Date | null) => (date ? date.toISOString().slice(0, 16).repl
 export class AccountPages {
   constructor(private readonly options: AccountPagesOptions) {}
 
+  get paths(): Pick<AccountPagesOptions, 'signInPath' | 'signOutPath' | 'connectedAppsPath' | 'authorizePath'> {
+    return this.options;
+  }
+
   signIn(input: { csrfToken: string; returnTo: string; email?: string; error?: string }): SessionPage {
     const text = this.options.signIn;
     return {

@@ -5,3 +5,4 @@ export * from './sign-in-limiter';
 export * from './page-shell';
 export * from './sign-in-flow';
 export * from './account-pages';
+export * from './account-flow';

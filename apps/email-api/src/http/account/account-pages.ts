@@ -6,7 +6,7 @@ export const SIGN_IN_PATH = '/account/sign-in';
 export const SIGN_OUT_PATH = '/account/sign-out';
 export const CONNECTED_APPS_PATH = EMAIL_OAUTH.connectedAppsPath;
 
-const pages = new AccountPages({
+export const accountPages = new AccountPages({
   product: 'Postline',
   signInPath: SIGN_IN_PATH,
   signOutPath: SIGN_OUT_PATH,
@@ -22,8 +22,6 @@ const pages = new AccountPages({
     empty: 'No apps are connected to your workspaces.',
   },
 });
-
-export const signInPage = (input: { csrfToken: string; returnTo: string; email?: string; error?: string }): SessionPage => pages.signIn(input);
 
 export interface ConsentView {
   csrfToken: string;
@@ -47,33 +45,22 @@ export function consentPage({ workspaces, userEmail, ...view }: ConsentView): Se
 <select id="workspace" name="workspace_id" required>
 ${workspaces.map((w) => `<option value="${escapeHtml(w.id)}">${escapeHtml(w.name)}</option>`).join('\n')}
 </select>`;
-  return pages.consent({ ...view, accountEmail: userEmail, subject: 'your workspace', lead: 'It will be able to:', before: workspace });
+  return accountPages.consent({ ...view, accountEmail: userEmail, subject: 'your workspace', lead: 'It will be able to:', before: workspace });
 }
 
-export function connectedAppsPage(input: {
-  csrfToken: string;
-  userEmail: string;
-  connections: ConnectionView[];
-  notice?: string;
-  error?: string;
-}): SessionPage {
-  return pages.connectedApps({
-    csrfToken: input.csrfToken,
-    accountEmail: input.userEmail,
-    columns: ['Workspace'],
-    apps: input.connections.map((c) => ({
-      id: c.id,
-      name: c.name,
-      detail: c.detail,
-      scopeCount: c.scopes.length,
-      lastUsedAt: c.last_used_at,
-      revokedAt: c.revoked_at,
-      cells: [c.workspace.name],
-      revokeFields: { workspace_id: c.workspace.id },
-    })),
-    notice: input.notice,
-    error: input.error,
-  });
-}
+/** An email connection belongs to one workspace: a column of its own, and the revoke form names it. */
+export const connectedApps = (connections: ConnectionView[]) => ({
+  columns: ['Workspace'],
+  apps: connections.map((c) => ({
+    id: c.id,
+    name: c.name,
+    detail: c.detail,
+    scopeCount: c.scopes.length,
+    lastUsedAt: c.last_used_at,
+    revokedAt: c.revoked_at,
+    cells: [c.workspace.name],
+    revokeFields: { workspace_id: c.workspace.id },
+  })),
+});
 
-export const messagePage = (title: string, message: string): SessionPage => pages.message(title, message);
+export const messagePage = (title: string, message: string): SessionPage => accountPages.message(title, message);

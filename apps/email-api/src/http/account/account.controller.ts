@@ -2,9 +2,9 @@ import { Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '@shared/auth';
-import { BrowserSessions, sendSessionPage, SignInAnswer, SignInFlow } from '@shared/browser-session';
+import { AccountFlow, BrowserSessions, SignInFlow } from '@shared/browser-session';
 import { ConnectionsService, UsersService } from '@email/oauth';
-import { CONNECTED_APPS_PATH, connectedAppsPage, messagePage, SIGN_IN_PATH, SIGN_OUT_PATH, signInPage } from './account-pages';
+import { accountPages, CONNECTED_APPS_PATH, connectedApps, SIGN_IN_PATH, SIGN_OUT_PATH } from './account-pages';
 
 type Form = Record<string, unknown>;
 const field = (form: Form | undefined, name: string): string => (typeof form?.[name] === 'string' ? form[name] : '');
@@ -14,63 +14,39 @@ const field = (form: Form | undefined, name: string): string => (typeof form?.[n
 @Public()
 @Controller()
 export class AccountController {
-  constructor(
-    private readonly sessions: BrowserSessions,
-    private readonly signIn: SignInFlow,
-    private readonly users: UsersService,
-    private readonly connections: ConnectionsService,
-  ) {}
+  private readonly flow: AccountFlow;
+
+  constructor(sessions: BrowserSessions, signIn: SignInFlow, users: UsersService, connections: ConnectionsService) {
+    this.flow = new AccountFlow(sessions, signIn, accountPages, {
+      findAccount: (id) => users.findUser(id),
+      connectedApps: async (userId) => connectedApps(await connections.list(userId)),
+      revoke: (userId, form) => connections.revoke(userId, field(form, 'workspace_id'), field(form, 'connection_id')),
+      notConnected: 'That app is not connected to any of your workspaces.',
+    });
+  }
 
   @Get(SIGN_IN_PATH.slice(1))
   signInForm(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Query('return_to') returnTo?: string): FastifyReply {
-    return this.answerSignIn(reply, this.signIn.form(request, reply, returnTo));
+    return this.flow.signInForm(request, reply, returnTo);
   }
 
   @Post(SIGN_IN_PATH.slice(1))
-  async signInPost(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form?: Form): Promise<FastifyReply> {
-    return this.answerSignIn(reply, await this.signIn.submit(request, reply, form));
+  signInPost(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form?: Form): Promise<FastifyReply> {
+    return this.flow.signIn(request, reply, form);
   }
 
   @Post(SIGN_OUT_PATH.slice(1))
-  async signOut(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form?: Form): Promise<FastifyReply> {
-    if (!this.sessions.verifyCsrf(request, form?.csrf_token))
-      return sendSessionPage(reply, 403, messagePage('Not signed out', 'This form expired. Reload the page and try again.'));
-    await this.sessions.signOut(request, reply);
-    return reply.code(303).header('location', SIGN_IN_PATH).send();
+  signOut(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form?: Form): Promise<FastifyReply> {
+    return this.flow.signOut(request, reply, form);
   }
 
   @Get(CONNECTED_APPS_PATH.slice(1))
-  async connectedApps(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Query('revoked') revoked?: string): Promise<FastifyReply> {
-    return this.renderConnectedApps(request, reply, 200, revoked === '1' ? 'The app was disconnected.' : undefined);
+  connectedApps(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Query('revoked') revoked?: string): Promise<FastifyReply> {
+    return this.flow.connectedApps(request, reply, revoked);
   }
 
   @Post(`${CONNECTED_APPS_PATH.slice(1)}/revoke`)
-  async revoke(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form?: Form): Promise<FastifyReply> {
-    const session = await this.sessions.current(request);
-    if (!session) return this.toSignIn(reply, CONNECTED_APPS_PATH);
-    if (!this.sessions.verifyCsrf(request, form?.csrf_token))
-      return this.renderConnectedApps(request, reply, 403, undefined, 'This form expired. Please try again.');
-    const revoked = await this.connections.revoke(session.userId, field(form, 'workspace_id'), field(form, 'connection_id'));
-    if (!revoked) return this.renderConnectedApps(request, reply, 404, undefined, 'That app is not connected to any of your workspaces.');
-    return reply.code(303).header('location', `${CONNECTED_APPS_PATH}?revoked=1`).send();
-  }
-
-  private async renderConnectedApps(request: FastifyRequest, reply: FastifyReply, status: number, notice?: string, error?: string): Promise<FastifyReply> {
-    const session = await this.sessions.current(request);
-    const user = session && (await this.users.findUser(session.userId));
-    if (!session || !user) return this.toSignIn(reply, CONNECTED_APPS_PATH);
-    const connections = await this.connections.list(user.id);
-    return sendSessionPage(reply, status, connectedAppsPage({ csrfToken: session.csrfToken, userEmail: user.email, connections, notice, error }));
-  }
-
-  private answerSignIn(reply: FastifyReply, answer: SignInAnswer): FastifyReply {
-    return answer.kind === 'redirect' ? reply.code(303).header('location', answer.location).send() : sendSessionPage(reply, answer.status, signInPage(answer));
-  }
-
-  private toSignIn(reply: FastifyReply, returnTo: string): FastifyReply {
-    return reply
-      .code(303)
-      .header('location', `${SIGN_IN_PATH}?return_to=${encodeURIComponent(returnTo)}`)
-      .send();
+  revoke(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form?: Form): Promise<FastifyReply> {
+    return this.flow.revoke(request, reply, form);
   }
 }

@@ -9,7 +9,7 @@ export const CONNECTED_APPS_PATH = FORMS_OAUTH.connectedAppsPath;
 
 const ROLE_WORDS: Record<string, string> = { owner: 'owner', editor: 'editor', viewer: 'viewer (read only)' };
 
-const pages = new AccountPages({
+export const accountPages = new AccountPages({
   product: 'Postline Forms',
   signInPath: SIGN_IN_PATH,
   signOutPath: SIGN_OUT_PATH,
@@ -26,8 +26,6 @@ const pages = new AccountPages({
     empty: 'No apps or agents are connected to your account.',
   },
 });
-
-export const signInPage = (input: { csrfToken: string; returnTo: string; email?: string; error?: string }): SessionPage => pages.signIn(input);
 
 export interface ConsentView {
   csrfToken: string;
@@ -46,7 +44,7 @@ export function consentPage({ workspaces, ownerEmail, ...view }: ConsentView): S
   const rows = workspaces
     .map((w) => `<li><div><strong>${escapeHtml(w.name)}</strong><span>Your role: ${escapeHtml(ROLE_WORDS[w.role] ?? w.role)}</span></div></li>`)
     .join('\n');
-  return pages.consent({
+  return accountPages.consent({
     ...view,
     accountEmail: ownerEmail,
     subject: 'your forms',
@@ -59,27 +57,15 @@ ${rows}
   });
 }
 
-export function connectedAppsPage(input: {
-  csrfToken: string;
-  ownerEmail: string;
-  connections: ConnectionView[];
-  notice?: string;
-  error?: string;
-}): SessionPage {
-  return pages.connectedApps({
-    csrfToken: input.csrfToken,
-    accountEmail: input.ownerEmail,
-    apps: input.connections.map((c) => ({
-      id: c.id,
-      name: c.name,
-      detail: c.detail,
-      scopeCount: c.scopes.length,
-      lastUsedAt: c.last_used_at,
-      revokedAt: c.revoked_at,
-    })),
-    notice: input.notice,
-    error: input.error,
-  });
-}
+export const connectedApps = (connections: ConnectionView[]) => ({
+  apps: connections.map((c) => ({
+    id: c.id,
+    name: c.name,
+    detail: c.detail,
+    scopeCount: c.scopes.length,
+    lastUsedAt: c.last_used_at,
+    revokedAt: c.revoked_at,
+  })),
+});
 
-export const messagePage = (title: string, message: string): SessionPage => pages.message(title, message);
+export const messagePage = (title: string, message: string): SessionPage => accountPages.message(title, message);
