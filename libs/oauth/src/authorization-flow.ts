@@ -6,24 +6,29 @@ type Params = Record<string, unknown>;
 /** The authorization request's parameters the consent form carries back with the decision. */
 const REQUEST_PARAMS = ['client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'code_challenge', 'code_challenge_method'] as const;
 
-/** What the consent page is rendered from. */
-export interface ConsentContext {
-  accountId: string;
+/** What the consent page is rendered from: the signed-in account, its workspaces and the request. */
+export interface ConsentContext<W> {
+  account: { id: string; email: string };
+  workspaces: W[];
   csrfToken: string;
   request: AuthorizationRequest;
   /** The authorization request's parameters, posted back with the decision. */
   params: Record<string, string>;
-  status: number;
   error?: string;
 }
 
-export interface AuthorizationFlowOptions {
+export interface AuthorizationFlowOptions<W> {
   /** Where a signed-out person goes (with `return_to`), e.g. `/account/sign-in`. */
   signInPath: string;
-  /** The page an unusable request shows (its client cannot be redirected to). */
-  refusalPage(message: string): SessionPage;
-  /** The consent page (or why there is nothing to consent to), or null when the account is gone: sign in again. */
-  consentPage(context: ConsentContext): Promise<{ status: number; page: SessionPage } | null>;
+  /** The service's message page (an unusable request, an account without a workspace). */
+  messagePage(title: string, message: string): SessionPage;
+  /** The signed-in account, or null when it is gone (sign in again). */
+  findAccount(id: string): Promise<{ id: string; email: string } | null>;
+  /** The workspaces the account belongs to: none, and there is nothing to consent to. */
+  workspacesOf(accountId: string): Promise<W[]>;
+  /** Why an account without a workspace cannot connect an app. */
+  noWorkspace: string;
+  consentPage(context: ConsentContext<W>): SessionPage;
   /**
    * Records the approved connection for the account from the consent form; `workspaceId` is the tenant the tokens act
    * in. An `error` shows the consent page again (400) with it.
@@ -35,11 +40,11 @@ export interface AuthorizationFlowOptions {
  * The authorization endpoint's browser side, for every service: the request checked by `OAuthServer`, a signed-out
  * person sent to sign in and back, the consent page, and the decision (session CSRF, deny, or the grant and the code).
  */
-export class AuthorizationFlow {
+export class AuthorizationFlow<W> {
   constructor(
     private readonly oauth: OAuthServer,
     private readonly sessions: BrowserSessions,
-    private readonly options: AuthorizationFlowOptions,
+    private readonly options: AuthorizationFlowOptions<W>,
   ) {}
 
   async authorize(request: FastifyRequest, reply: FastifyReply, query: Params): Promise<FastifyReply> {
@@ -70,21 +75,15 @@ export class AuthorizationFlow {
     status = 200,
     error?: string,
   ): Promise<FastifyReply> {
-    if (check.kind === 'refuse') return sendSessionPage(reply, 400, this.options.refusalPage(check.message));
+    if (check.kind === 'refuse') return sendSessionPage(reply, 400, this.options.messagePage('This app cannot connect', check.message));
     if (check.kind === 'redirect') return reply.code(303).header('location', check.location).send();
     const session = await this.sessions.current(request);
-    const shown =
-      session &&
-      (await this.options.consentPage({
-        accountId: session.userId,
-        csrfToken: session.csrfToken,
-        request: check.request,
-        params: requestParams(params),
-        status,
-        error,
-      }));
-    if (!shown) return this.toSignIn(reply, params);
-    return sendSessionPage(reply, shown.status, shown.page);
+    const account = session && (await this.options.findAccount(session.userId));
+    if (!session || !account) return this.toSignIn(reply, params);
+    const workspaces = await this.options.workspacesOf(account.id);
+    if (workspaces.length === 0) return sendSessionPage(reply, 403, this.options.messagePage('No workspace to connect', this.options.noWorkspace));
+    const page = this.options.consentPage({ account, workspaces, csrfToken: session.csrfToken, request: check.request, params: requestParams(params), error });
+    return sendSessionPage(reply, status, page);
   }
 
   private toSignIn(reply: FastifyReply, params: Params): FastifyReply {

@@ -8,3 +8,4 @@ export * from './oauth-server';
 export * from './registration-limiter';
 export * from './http';
 export * from './authorization-flow';
+export * from './oauth-endpoints';

@@ -7,11 +7,10 @@ import { APP_CONFIG, AppConfig } from '@shared/config';
 import {
   AuthorizationFlow,
   authorizationServerMetadata,
-  OAuthError,
+  OAuthEndpoints,
   OAuthServer,
   protectedResourceMetadata,
   RegistrationLimiter,
-  sendOAuthAnswer,
   sendOAuthPreflight,
 } from '@shared/oauth';
 import { EMAIL_SCOPES } from '@email/access';
@@ -33,14 +32,15 @@ const METADATA_PATHS = ['.well-known/oauth-authorization-server', '.well-known/o
 export class OAuthController {
   private readonly metadata: Record<string, unknown>;
   private readonly apiResource: Record<string, unknown>;
-  private readonly flow: AuthorizationFlow;
+  private readonly endpoints: OAuthEndpoints;
+  private readonly flow: AuthorizationFlow<{ id: string; name: string }>;
 
   constructor(
-    private readonly oauth: OAuthServer,
+    oauth: OAuthServer,
     sessions: BrowserSessions,
     users: UsersService,
     connections: ConnectionsService,
-    private readonly registrations: RegistrationLimiter,
+    registrations: RegistrationLimiter,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.metadata = authorizationServerMetadata({
@@ -55,30 +55,21 @@ export class OAuthController {
       scopes: EMAIL_SCOPES,
       documentationUrl: `${config.docsBaseUrl}/authentication`,
     });
+    this.endpoints = new OAuthEndpoints(oauth, registrations);
     this.flow = new AuthorizationFlow(oauth, sessions, {
       signInPath: SIGN_IN_PATH,
-      refusalPage: (message) => messagePage('This app cannot connect', message),
-      consentPage: async ({ accountId, csrfToken, request, params, status, error }) => {
-        const user = await users.findUser(accountId);
-        if (!user) return null;
-        const workspaces = await users.workspacesOf(user.id);
-        if (workspaces.length === 0)
-          return {
-            status: 403,
-            page: messagePage('No workspace to connect', 'Your account does not belong to any workspace yet. Ask an administrator to add you to one.'),
-          };
-        const page = consentPage({
-          csrfToken,
+      messagePage,
+      findAccount: (id) => users.findUser(id),
+      workspacesOf: (userId) => users.workspacesOf(userId),
+      noWorkspace: 'Your account does not belong to any workspace yet. Ask an administrator to add you to one.',
+      consentPage: ({ account, request, ...view }) =>
+        consentPage({
+          ...view,
           clientName: request.client.name,
           redirectUri: request.redirectUri,
           scopes: scopeWords(request.scopes),
-          workspaces,
-          userEmail: user.email,
-          params,
-          error,
-        });
-        return { status, page };
-      },
+          userEmail: account.email,
+        }),
       grant: async (userId, form, request) => {
         const workspaceId = await connections.memberWorkspace(userId, form.workspace_id);
         if (!workspaceId) return { error: 'Choose one of your workspaces.' };
@@ -110,29 +101,19 @@ export class OAuthController {
   }
 
   @Post('oauth/register')
-  async register(@Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    return sendOAuthAnswer(reply, 201, async () => {
-      const retryAfter = await this.registrations.attempt(request.ip);
-      if (retryAfter !== null) {
-        reply.header('retry-after', String(retryAfter));
-        throw new OAuthError('too_many_requests', 'Too many client registrations from this address; try again later.', 429);
-      }
-      return this.oauth.register(body);
-    });
+  register(@Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
+    return this.endpoints.register(request, reply, body);
   }
 
   @Post('oauth/token')
-  async token(@Body() body: Params | undefined, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    return sendOAuthAnswer(reply, 200, () => this.oauth.token(body ?? {}));
+  token(@Body() body: Params | undefined, @Res() reply: FastifyReply): Promise<FastifyReply> {
+    return this.endpoints.token(reply, body);
   }
 
   @Post('oauth/revoke')
   @HttpCode(200)
-  async revoke(@Body() body: Params | undefined, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    return sendOAuthAnswer(reply, 200, async () => {
-      await this.oauth.revoke(body ?? {});
-      return {};
-    });
+  revoke(@Body() body: Params | undefined, @Res() reply: FastifyReply): Promise<FastifyReply> {
+    return this.endpoints.revoke(reply, body);
   }
 
   @Get('oauth/authorize')

@@ -4,17 +4,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '@shared/auth';
 import { BrowserSessions } from '@shared/browser-session';
 import { APP_CONFIG, AppConfig } from '@shared/config';
-import {
-  AuthorizationFlow,
-  authorizationServerMetadata,
-  OAuthError,
-  OAuthServer,
-  RegistrationLimiter,
-  sendOAuthAnswer,
-  sendOAuthPreflight,
-} from '@shared/oauth';
+import { AuthorizationFlow, authorizationServerMetadata, OAuthEndpoints, OAuthServer, RegistrationLimiter, sendOAuthPreflight } from '@shared/oauth';
 import { FORMS_SCOPES } from '@forms/accounts';
-import { ConnectionsService, OwnerSignIn, scopeWords } from '@forms/oauth';
+import { ConnectionsService, OwnerSignIn, OwnerWorkspace, scopeWords } from '@forms/oauth';
 import { consentPage, messagePage, SIGN_IN_PATH } from '../account/account-pages';
 
 type Params = Record<string, unknown>;
@@ -32,14 +24,15 @@ const METADATA_PATHS = ['.well-known/oauth-authorization-server', '.well-known/o
 @Controller()
 export class FormsOAuthController {
   private readonly metadata: Record<string, unknown>;
-  private readonly flow: AuthorizationFlow;
+  private readonly endpoints: OAuthEndpoints;
+  private readonly flow: AuthorizationFlow<OwnerWorkspace>;
 
   constructor(
-    private readonly oauth: OAuthServer,
+    oauth: OAuthServer,
     sessions: BrowserSessions,
     owners: OwnerSignIn,
     connections: ConnectionsService,
-    private readonly registrations: RegistrationLimiter,
+    registrations: RegistrationLimiter,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.metadata = authorizationServerMetadata({
@@ -47,30 +40,21 @@ export class FormsOAuthController {
       scopes: FORMS_SCOPES,
       documentationUrl: `${config.formsPublicBaseUrl}/llms.txt`,
     });
+    this.endpoints = new OAuthEndpoints(oauth, registrations);
     this.flow = new AuthorizationFlow(oauth, sessions, {
       signInPath: SIGN_IN_PATH,
-      refusalPage: (message) => messagePage('This app cannot connect', message),
-      consentPage: async ({ accountId, csrfToken, request, params, status, error }) => {
-        const owner = await owners.findOwner(accountId);
-        if (!owner) return null;
-        const workspaces = await owners.workspacesOf(owner.id);
-        if (workspaces.length === 0)
-          return {
-            status: 403,
-            page: messagePage('No workspace to connect', 'Your account does not belong to any workspace yet, so an app would have nothing to work on.'),
-          };
-        const page = consentPage({
-          csrfToken,
+      messagePage,
+      findAccount: (id) => owners.findOwner(id),
+      workspacesOf: (ownerId) => owners.workspacesOf(ownerId),
+      noWorkspace: 'Your account does not belong to any workspace yet, so an app would have nothing to work on.',
+      consentPage: ({ account, request, ...view }) =>
+        consentPage({
+          ...view,
           clientName: request.client.name,
           redirectUri: request.redirectUri,
           scopes: scopeWords(request.scopes),
-          workspaces,
-          ownerEmail: owner.email,
-          params,
-          error,
-        });
-        return { status, page };
-      },
+          ownerEmail: account.email,
+        }),
       // The shared mechanism's `workspaceId` carries the owner: a forms grant names no workspace (see @forms/oauth).
       grant: async (ownerId, _form, request) => ({ grantId: await connections.approve(ownerId, request), workspaceId: ownerId }),
     });
@@ -92,28 +76,18 @@ export class FormsOAuthController {
 
   @Post('oauth/register')
   register(@Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    return sendOAuthAnswer(reply, 201, async () => {
-      const retryAfter = await this.registrations.attempt(request.ip);
-      if (retryAfter !== null) {
-        reply.header('retry-after', String(retryAfter));
-        throw new OAuthError('too_many_requests', 'Too many client registrations from this address; try again later.', 429);
-      }
-      return this.oauth.register(body);
-    });
+    return this.endpoints.register(request, reply, body);
   }
 
   @Post('oauth/token')
   token(@Body() body: Params | undefined, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    return sendOAuthAnswer(reply, 200, () => this.oauth.token(body ?? {}));
+    return this.endpoints.token(reply, body);
   }
 
   @Post('oauth/revoke')
   @HttpCode(200)
   revoke(@Body() body: Params | undefined, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    return sendOAuthAnswer(reply, 200, async () => {
-      await this.oauth.revoke(body ?? {});
-      return {};
-    });
+    return this.endpoints.revoke(reply, body);
   }
 
   @Get('oauth/authorize')
