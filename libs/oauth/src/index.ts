@@ -9,3 +9,4 @@ export * from './registration-limiter';
 export * from './http';
 export * from './authorization-flow';
 export * from './oauth-endpoints';
+export * from './oauth-providers';

@@ -1,3 +1,5 @@
+import { OAUTH_LIFETIMES } from '@shared/oauth';
+
 /**
  * Lifetimes, prefixes and cookie names of the forms service's OAuth credentials and browser sessions. Prefixes and
  * cookie names differ from the email service's: cookies ignore ports, and a token is recognised by its own prefix.
@@ -6,10 +8,7 @@ export const FORMS_OAUTH = {
   accessTokenPrefix: 'pfa_',
   refreshTokenPrefix: 'pfr_',
   codePrefix: 'pfc_',
-  accessTokenTtlMs: 60 * 60_000,
-  refreshTokenTtlMs: 30 * 24 * 60 * 60_000,
-  codeTtlMs: 5 * 60_000,
-  sessionTtlMs: 12 * 60 * 60_000,
+  ...OAUTH_LIFETIMES,
   sessionCookie: 'plf_session',
   signInCsrfCookie: 'plf_signin_csrf',
   connectedAppsPath: '/account/connected-apps',
