@@ -26,4 +26,26 @@ describe('forms MCP tools', () => {
   it('fails when the schema pack lacks a route the catalogue names', () => {
     expect(() => buildFormsTools(documentWith('validateDraft'))).toThrow(/validate_draft runs "validateDraft"/);
   });
+
+  it('names the draft schema in output schemas without spelling it out, and keeps no definition only it used', () => {
+    const document = documentWith();
+    const getForm = FORMS_TOOLS.find((spec) => spec.tool === 'get_form')!;
+    document.paths[`/x/get_form`] = {
+      get: {
+        operationId: getForm.operationId,
+        responses: { '200': { content: { 'application/json': { schema: { $ref: '#/components/schemas/FormDetailDto' } } } } },
+      },
+    };
+    document.components!.schemas = {
+      ...document.components!.schemas,
+      FormDetailDto: { type: 'object', properties: { draft_schema: { $ref: '#/components/schemas/DraftSchema' } } },
+      DraftSchema: { type: 'object', properties: { steps: { type: 'array', items: { $ref: '#/components/schemas/Step' } } } },
+      Step: { type: 'object', properties: { title: { type: 'string' } } },
+    };
+    const tool = buildFormsTools(document).find((candidate) => candidate.spec.tool === 'get_form')!;
+    const defs = tool.outputSchema.$defs as Record<string, { type?: string; properties?: unknown; description?: string }>;
+    expect(defs.DraftSchema).toEqual({ type: 'object', description: expect.stringContaining('/api/v1/openapi.json') });
+    expect(defs).not.toHaveProperty('Step');
+    expect(defs).toHaveProperty('FormDetailDto');
+  });
 });

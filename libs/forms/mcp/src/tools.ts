@@ -58,7 +58,7 @@ export function buildFormsTools(document: FormsApiDocument): FormsMcpTool[] {
       scopes,
       route: input.route,
       inputSchema: withoutPayment(adjustInput(input.schema, spec)),
-      outputSchema: buildOutput(converter, name, found.operation, spec.extra),
+      outputSchema: compactOutput(buildOutput(converter, name, found.operation, spec.extra)),
       annotations: { title: spec.title, ...spec.hints },
     };
   });
@@ -123,6 +123,40 @@ function buildOutput(converter: SchemaConverter, toolName: string, operation: Op
     },
     refs,
   );
+}
+
+/**
+ * Output schemas name the draft schema and its steps and fields without spelling them out: written out they are up to
+ * 40 KB per tool, which
+ * every client would download (and an agent read) on each tools/list, while the answer itself shows the shape.
+ */
+const OPAQUE_OUTPUT_DEFS: Record<string, string> = {
+  DraftSchema:
+    'A draft or published form schema (steps, fields, settings, theme, workflow, quiz): its full JSON Schema is DraftSchema in /api/v1/openapi.json.',
+  DraftSchemaInput: 'A form schema as a draft may be written: its full JSON Schema is DraftSchemaInput in /api/v1/openapi.json.',
+  Step: 'A step of the form (id, title, fields): its full JSON Schema is Step in /api/v1/openapi.json.',
+  Field: 'A field of the form (id, type, label and the type’s own properties): its full JSON Schema is Field in /api/v1/openapi.json.',
+};
+
+function compactOutput(schema: JsonSchema): JsonSchema {
+  const defs: Record<string, JsonSchema> = { ...((schema.$defs as Record<string, JsonSchema> | undefined) ?? {}) };
+  for (const [name, description] of Object.entries(OPAQUE_OUTPUT_DEFS)) if (defs[name]) defs[name] = { type: 'object', description };
+  const reachable = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string' && value.startsWith('#/$defs/')) {
+        const name = value.slice('#/$defs/'.length);
+        if (!reachable.has(name)) {
+          reachable.add(name);
+          visit(defs[name]);
+        }
+      } else if (key !== '$defs') visit(value);
+    }
+  };
+  visit(schema);
+  return { ...schema, $defs: Object.fromEntries(Object.entries(defs).filter(([name]) => reachable.has(name))) };
 }
 
 function extraSchema(converter: SchemaConverter, extra: ResponseExtra, refs: Set<string>): JsonSchema {
