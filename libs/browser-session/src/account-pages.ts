@@ -38,6 +38,18 @@ export interface ConsentPageView {
   after?: string;
 }
 
+/** A connected app as a service lists it (snake_case, as the service's API answers it). */
+export interface ConnectionView {
+  id: string;
+  kind: 'oauth' | 'api_key';
+  name: string;
+  detail: string;
+  scopes: string[];
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+  created_at: Date;
+}
+
 /** A connected app's row; `cells` are extra text columns after the app's (headed by `columns`). */
 export interface ConnectedAppRow {
   id: string;
@@ -58,6 +70,19 @@ export interface ConnectedAppsView {
   columns?: string[];
   notice?: string;
   error?: string;
+}
+
+/** A connection's row, with the service's extra cells and revoke fields. */
+export function connectedAppRow(view: ConnectionView, extra: Pick<ConnectedAppRow, 'cells' | 'revokeFields'> = {}): ConnectedAppRow {
+  return {
+    id: view.id,
+    name: view.name,
+    detail: view.detail,
+    scopeCount: view.scopes.length,
+    lastUsedAt: view.last_used_at,
+    revokedAt: view.revoked_at,
+    ...extra,
+  };
 }
 
 const alert = (message: string | undefined) => (message ? `<div class="alert" role="alert">${escapeHtml(message)}</div>` : '');

@@ -10,3 +10,4 @@ export * from './http';
 export * from './authorization-flow';
 export * from './oauth-endpoints';
 export * from './oauth-providers';
+export * from './connections';

@@ -4,7 +4,7 @@ import { BrowserSessions, type BrowserSessionStore, SignedOutCsrf, SignInFlow, S
 import { APP_CONFIG, type AppConfig } from '@shared/config';
 import { IdGenerator } from '@shared/core';
 import { REDIS_CLIENT } from '@shared/redis';
-import { OAuthServer } from './oauth-server';
+import { OAuthServer, type OAuthServerOptions } from './oauth-server';
 import { RegistrationLimiter } from './registration-limiter';
 import type { OAuthStore } from './store';
 
@@ -17,13 +17,10 @@ export const OAUTH_LIFETIMES = {
 } as const;
 
 /** A service's OAuth credentials and browser sessions: lifetimes, secret prefixes, cookie names. */
-export interface OAuthServiceSettings {
-  accessTokenPrefix: string;
-  refreshTokenPrefix: string;
-  codePrefix: string;
-  accessTokenTtlMs: number;
-  refreshTokenTtlMs: number;
-  codeTtlMs: number;
+export interface OAuthServiceSettings extends Pick<
+  OAuthServerOptions,
+  'accessTokenPrefix' | 'refreshTokenPrefix' | 'codePrefix' | 'accessTokenTtlMs' | 'refreshTokenTtlMs' | 'codeTtlMs'
+> {
   sessionTtlMs: number;
   sessionCookie: string;
   signInCsrfCookie: string;

@@ -1,24 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { Principal } from '@shared/auth';
 import { Clock, IdGenerator, trustedWorkspaceId, WorkspaceId } from '@shared/core';
-import { AuthorizationRequest } from '@shared/oauth';
+import type { ConnectionView as SharedConnectionView } from '@shared/browser-session';
+import { apiKeyConnectionUse, AuthorizationRequest } from '@shared/oauth';
 import { EmailOAuthStore } from './email-oauth.store';
 import { OAuthRepository } from './oauth.repository';
 
-/** How stale a connection's last_used_at may get before a use writes it again. */
-const LAST_USED_INTERVAL_MS = 60_000;
-
-/** A connected app as its page lists it. */
-export interface ConnectionView {
-  id: string;
-  kind: 'oauth' | 'api_key';
-  name: string;
-  detail: string;
+/** A connected app as its page lists it: a connection belongs to one workspace. */
+export interface ConnectionView extends SharedConnectionView {
   workspace: { id: string; name: string };
-  scopes: string[];
-  last_used_at: Date | null;
-  revoked_at: Date | null;
-  created_at: Date;
 }
 
 /**
@@ -75,14 +65,10 @@ export class ConnectionsService {
 
   /** Records an API key's use of /mcp as a connection; false when that connection was revoked. */
   async admitApiKeyOnMcp(principal: Principal): Promise<boolean> {
-    const now = this.clock.now();
-    const revoked = await this.repository.recordApiKeyConnection(trustedWorkspaceId(principal.subjectId), {
-      newId: this.ids.newId('mcn'),
-      apiKeyId: principal.credentialId,
-      scopes: [...principal.scopes],
-      at: now,
-      staleBefore: new Date(now.getTime() - LAST_USED_INTERVAL_MS),
-    });
+    const revoked = await this.repository.recordApiKeyConnection(
+      trustedWorkspaceId(principal.subjectId),
+      apiKeyConnectionUse(principal, this.ids.newId('mcn'), this.clock.now()),
+    );
     return !revoked;
   }
 }

@@ -3,7 +3,7 @@ import { EmailPrisma } from '@email/data-access';
 import type { McpConnection, OAuthAuthorizationCode, OAuthClient as OAuthClientRow, OAuthToken } from '@email/data-access';
 import { WorkspaceId } from '@shared/core';
 import type { StoredBrowserSession } from '@shared/browser-session';
-import type { Consumed, OAuthClient, StoredAuthorizationCode, StoredToken } from '@shared/oauth';
+import type { ApiKeyConnectionUse, Consumed, OAuthClient, StoredAuthorizationCode, StoredToken } from '@shared/oauth';
 
 export type ConnectionRecord = McpConnection & {
   client: Pick<OAuthClientRow, 'id' | 'name'> | null;
@@ -156,10 +156,7 @@ export class OAuthRepository {
    * The API key's connection on /mcp, created on its first use there (the key names the workspace); returns whether
    * it was revoked. `last_used_at` moves only when older than `staleBefore`.
    */
-  async recordApiKeyConnection(
-    workspaceId: WorkspaceId,
-    input: { newId: string; apiKeyId: string; scopes: string[]; at: Date; staleBefore: Date },
-  ): Promise<boolean> {
+  async recordApiKeyConnection(workspaceId: WorkspaceId, input: ApiKeyConnectionUse): Promise<boolean> {
     const row = await this.prisma.mcpConnection.upsert({
       where: { workspace_id_api_key_id: { workspace_id: workspaceId, api_key_id: input.apiKeyId } },
       create: { id: input.newId, workspace_id: workspaceId, kind: 'api_key', api_key_id: input.apiKeyId, scopes: input.scopes, last_used_at: input.at },

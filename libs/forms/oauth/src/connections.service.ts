@@ -1,24 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { Principal } from '@shared/auth';
 import { Clock, IdGenerator } from '@shared/core';
-import { AuthorizationRequest } from '@shared/oauth';
+import type { ConnectionView } from '@shared/browser-session';
+import { apiKeyConnectionUse, AuthorizationRequest } from '@shared/oauth';
 import { FormsOAuthStore } from './forms-oauth.store';
 import { OAuthRepository } from './oauth.repository';
 
-/** How stale a connection's last_used_at may get before a use writes it again. */
-const LAST_USED_INTERVAL_MS = 60_000;
-
 /** A connected app as its page lists it. */
-export interface ConnectionView {
-  id: string;
-  kind: 'oauth' | 'api_key';
-  name: string;
-  detail: string;
-  scopes: string[];
-  last_used_at: Date | null;
-  revoked_at: Date | null;
-  created_at: Date;
-}
+export type { ConnectionView };
 
 /**
  * Connected apps of an owner: an OAuth grant (client + owner + scopes) or an API key used on /api/mcp. Revoking one
@@ -62,14 +51,7 @@ export class ConnectionsService {
 
   /** Records an API key's use of /api/mcp as a connection; false when that connection was revoked. */
   async admitApiKeyOnMcp(principal: Principal): Promise<boolean> {
-    const now = this.clock.now();
-    const revoked = await this.repository.recordApiKeyConnection(principal.subjectId, {
-      newId: this.ids.newId('mcn'),
-      apiKeyId: principal.credentialId,
-      scopes: [...principal.scopes],
-      at: now,
-      staleBefore: new Date(now.getTime() - LAST_USED_INTERVAL_MS),
-    });
+    const revoked = await this.repository.recordApiKeyConnection(principal.subjectId, apiKeyConnectionUse(principal, this.ids.newId('mcn'), this.clock.now()));
     return !revoked;
   }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { FormsPrisma } from '@forms/data-access';
 import type { McpConnection, OAuthAuthorizationCode, OAuthClient as OAuthClientRow, OAuthToken } from '@forms/data-access';
 import type { StoredBrowserSession } from '@shared/browser-session';
-import type { Consumed, OAuthClient, StoredAuthorizationCode, StoredToken } from '@shared/oauth';
+import type { ApiKeyConnectionUse, Consumed, OAuthClient, StoredAuthorizationCode, StoredToken } from '@shared/oauth';
 
 export type ConnectionRecord = McpConnection & {
   client: Pick<OAuthClientRow, 'id' | 'name'> | null;
@@ -142,7 +142,7 @@ export class OAuthRepository {
    * The API key's connection on /api/mcp, created on its first use there; returns whether it was revoked.
    * `last_used_at` moves only when older than `staleBefore`.
    */
-  async recordApiKeyConnection(ownerId: string, input: { newId: string; apiKeyId: string; scopes: string[]; at: Date; staleBefore: Date }): Promise<boolean> {
+  async recordApiKeyConnection(ownerId: string, input: ApiKeyConnectionUse): Promise<boolean> {
     const row = await this.prisma.mcpConnection.upsert({
       where: { owner_id_api_key_id: { owner_id: ownerId, api_key_id: input.apiKeyId } },
       create: { id: input.newId, owner_id: ownerId, kind: 'api_key', api_key_id: input.apiKeyId, scopes: input.scopes, last_used_at: input.at },

@@ -1,4 +1,4 @@
-import { AccountPages, SessionPage } from '@shared/browser-session';
+import { AccountPages, connectedAppRow, SessionPage } from '@shared/browser-session';
 import { escapeHtml } from '@shared/core';
 import { EMAIL_OAUTH, type ConnectionView, type ScopeWords } from '@email/oauth';
 
@@ -51,16 +51,7 @@ ${workspaces.map((w) => `<option value="${escapeHtml(w.id)}">${escapeHtml(w.name
 /** An email connection belongs to one workspace: a column of its own, and the revoke form names it. */
 export const connectedApps = (connections: ConnectionView[]) => ({
   columns: ['Workspace'],
-  apps: connections.map((c) => ({
-    id: c.id,
-    name: c.name,
-    detail: c.detail,
-    scopeCount: c.scopes.length,
-    lastUsedAt: c.last_used_at,
-    revokedAt: c.revoked_at,
-    cells: [c.workspace.name],
-    revokeFields: { workspace_id: c.workspace.id },
-  })),
+  apps: connections.map((c) => connectedAppRow(c, { cells: [c.workspace.name], revokeFields: { workspace_id: c.workspace.id } })),
 });
 
 export const messagePage = (title: string, message: string): SessionPage => accountPages.message(title, message);

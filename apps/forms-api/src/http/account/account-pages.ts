@@ -1,4 +1,4 @@
-import { AccountPages, SessionPage } from '@shared/browser-session';
+import { AccountPages, connectedAppRow, SessionPage } from '@shared/browser-session';
 import { escapeHtml } from '@shared/core';
 import { FORMS_OAUTH } from '@forms/oauth';
 import type { ConnectionView, OwnerWorkspace, ScopeWords } from '@forms/oauth';
@@ -57,15 +57,6 @@ ${rows}
   });
 }
 
-export const connectedApps = (connections: ConnectionView[]) => ({
-  apps: connections.map((c) => ({
-    id: c.id,
-    name: c.name,
-    detail: c.detail,
-    scopeCount: c.scopes.length,
-    lastUsedAt: c.last_used_at,
-    revokedAt: c.revoked_at,
-  })),
-});
+export const connectedApps = (connections: ConnectionView[]) => ({ apps: connections.map((c) => connectedAppRow(c)) });
 
 export const messagePage = (title: string, message: string): SessionPage => accountPages.message(title, message);
