@@ -5,8 +5,6 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { createServer, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -15,7 +13,21 @@ import addFormats from 'ajv-formats';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { cookieOf, csrfOf, hiddenFields, launchChromium, listenOnLoopback, OAuthTestClient, OAuthTokens, oauthTestClient, pkce } from '@shared/testing';
+import {
+  approveInBrowser,
+  cookieOf,
+  csrfOf,
+  hiddenFields,
+  launchChromium,
+  listenOnLoopback,
+  oauthCallbackServer,
+  OAuthTestClient,
+  OAuthTokens,
+  oauthTestClient,
+  pkce,
+  screenshotConsent,
+  signInInBrowser,
+} from '@shared/testing';
 import { EmailPrisma } from '@email/data-access';
 import { UsersService } from '@email/oauth';
 import { emailApi, EmailApiHarness } from './helpers';
@@ -32,7 +44,7 @@ describe('email-api: OAuth 2.1 authorization server, sign-in and consent', () =>
   let h: EmailApiHarness;
   let origin: string;
   let browser: Browser;
-  let callbackServer: Server;
+  let callbackServer: { url: string; close(): void };
   let callback: string;
   let otherWorkspace: { workspace_id: string; api_key: string };
   let o: OAuthTestClient;
@@ -45,9 +57,8 @@ describe('email-api: OAuth 2.1 authorization server, sign-in and consent', () =>
     o = oauthTestClient(origin);
     otherWorkspace = await h.newWorkspace('Second workspace');
     await h.app.get(UsersService).createUser({ email, name: 'Ada', password: PASSWORD, workspaceIds: [h.workspaceId, otherWorkspace.workspace_id] });
-    callbackServer = createServer((_, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('You can close this window.'));
-    await new Promise<void>((resolve) => callbackServer.listen(0, '127.0.0.1', resolve));
-    callback = `http://127.0.0.1:${(callbackServer.address() as AddressInfo).port}/callback`;
+    callbackServer = await oauthCallbackServer();
+    callback = callbackServer.url;
     browser = await launchChromium();
     mkdirSync(SCREENSHOTS, { recursive: true });
   });
@@ -116,24 +127,12 @@ describe('email-api: OAuth 2.1 authorization server, sign-in and consent', () =>
     const { verifier, challenge } = pkce();
     const page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
     await page.goto(authorizeUrl(clientId, challenge));
-    expect(new URL(page.url()).pathname).toBe('/account/sign-in');
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'sign-in.png'), fullPage: true });
-    await page.fill('#email', email);
-    await page.fill('#password', 'not the password');
-    await Promise.all([page.waitForLoadState('load'), page.click('button[type=submit]')]);
-    expect(await page.textContent('[role=alert]')).toContain('do not match');
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'sign-in-error.png'), fullPage: true });
-    await page.fill('#password', PASSWORD);
-    await Promise.all([page.waitForURL(/\/oauth\/authorize/), page.click('button[type=submit]')]);
+    await signInInBrowser(page, { email, password: PASSWORD }, SCREENSHOTS);
     expect(await page.textContent('h1')).toBe('Allow Claude Desktop to use your workspace?');
     expect(await page.textContent('ul.scopes')).toContain('Create, change and delete subscribers');
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'consent.png'), fullPage: true });
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'consent-phone.png'), fullPage: true });
-    await page.setViewportSize({ width: 1000, height: 800 });
+    await screenshotConsent(page, SCREENSHOTS);
     await page.selectOption('#workspace', h.workspaceId);
-    await Promise.all([page.waitForURL(/\/callback\?/), page.click('button[value=approve]')]);
-    const redirect = new URL(page.url());
+    const redirect = await approveInBrowser(page);
     expect(redirect.searchParams.get('state')).toBe('st-123');
 
     const exchanged = await exchange(clientId, redirect.searchParams.get('code')!, verifier);

@@ -4,8 +4,6 @@
  * refusals over plain HTTP, live workspace access, scopes on tools, and connected apps. Screenshots of the three pages
  * go to `<tmp>/postline-forms-oauth-screenshots/` for a person to look at.
  */
-import { createServer, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,7 +12,15 @@ import type { Browser } from 'playwright-core';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { APP_CONFIG, AppConfig } from '@shared/config';
-import { launchChromium, listenOnLoopback, uniqueQueuePrefix } from '@shared/testing';
+import {
+  approveInBrowser,
+  launchChromium,
+  listenOnLoopback,
+  oauthCallbackServer,
+  screenshotConsent,
+  signInInBrowser,
+  uniqueQueuePrefix,
+} from '@shared/testing';
 import { OwnerSignIn } from '@forms/oauth';
 import { formsApi, FormsApiHarness } from './helpers';
 import { cookieOf, csrfOf, hiddenFields, oauthClient, PASSWORD, pkce, Tokens } from './oauth-helpers';
@@ -29,7 +35,7 @@ describe('forms-api: OAuth 2.1 authorization server, sign-in and consent', () =>
   let h: FormsApiHarness;
   let origin: string;
   let browser: Browser;
-  let callbackServer: Server;
+  let callbackServer: { url: string; close(): void };
   let callback: string;
   let o: ReturnType<typeof oauthClient>;
   const clients: Client[] = [];
@@ -40,9 +46,8 @@ describe('forms-api: OAuth 2.1 authorization server, sign-in and consent', () =>
     origin = await listenOnLoopback(h.app);
     o = oauthClient(origin);
     await h.app.get(OwnerSignIn).setPassword(EMAIL, PASSWORD);
-    callbackServer = createServer((_, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('You can close this window.'));
-    await new Promise<void>((resolve) => callbackServer.listen(0, '127.0.0.1', resolve));
-    callback = `http://127.0.0.1:${(callbackServer.address() as AddressInfo).port}/callback`;
+    callbackServer = await oauthCallbackServer();
+    callback = callbackServer.url;
     browser = await launchChromium();
     mkdirSync(SCREENSHOTS, { recursive: true });
   });
@@ -84,23 +89,13 @@ describe('forms-api: OAuth 2.1 authorization server, sign-in and consent', () =>
     const { verifier, challenge } = pkce();
     const page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
     await page.goto(o.authorizeUrl(clientId, callback, challenge, SCOPES));
-    expect(new URL(page.url()).pathname).toBe('/account/sign-in');
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'sign-in.png'), fullPage: true });
-    await page.fill('#email', EMAIL);
-    await page.fill('#password', 'not the password');
-    await Promise.all([page.waitForLoadState('load'), page.click('button[type=submit]')]);
-    expect(await page.textContent('[role=alert]')).toContain('do not match');
-    await page.fill('#password', PASSWORD);
-    await Promise.all([page.waitForURL(/\/oauth\/authorize/), page.click('button[type=submit]')]);
+    await signInInBrowser(page, { email: EMAIL, password: PASSWORD }, SCREENSHOTS);
     expect(await page.textContent('h1')).toBe('Allow Claude Desktop to use your forms?');
     const consent = await page.textContent('main');
     expect(consent).toContain('See and export form responses');
     expect(consent).toContain('Your role: owner');
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'consent.png'), fullPage: true });
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'consent-phone.png'), fullPage: true });
-    await Promise.all([page.waitForURL(/\/callback\?/), page.click('button[value=approve]')]);
-    const redirect = new URL(page.url());
+    await screenshotConsent(page, SCREENSHOTS);
+    const redirect = await approveInBrowser(page);
     expect(redirect.searchParams.get('state')).toBe('st-123');
     expect(redirect.searchParams.get('iss')).toBe(h.app.get<AppConfig>(APP_CONFIG).formsPublicBaseUrl);
 

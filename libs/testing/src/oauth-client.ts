@@ -1,4 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
 
 /** A token endpoint's answer. */
 export interface OAuthTokens {
@@ -92,3 +96,42 @@ export function oauthTestClient(origin: string) {
 }
 
 export type OAuthTestClient = ReturnType<typeof oauthTestClient>;
+
+/** An app's redirect target on loopback (answers every request with a plain page); `url` is its `/callback`. */
+export async function oauthCallbackServer(): Promise<{ url: string; close(): void }> {
+  const server = createServer((_, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('You can close this window.'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`, close: () => server.close() };
+}
+
+/**
+ * In Chromium, from an authorization request that landed on the sign-in page to the consent page: a wrong password
+ * first (its alert), then the right one. Screenshots `sign-in.png` and `sign-in-error.png` go to `screenshots`.
+ */
+export async function signInInBrowser(page: Page, account: { email: string; password: string }, screenshots: string): Promise<void> {
+  if (new URL(page.url()).pathname !== '/account/sign-in') throw new Error(`expected the sign-in page, not ${page.url()}`);
+  await page.screenshot({ path: path.join(screenshots, 'sign-in.png'), fullPage: true });
+  await page.fill('#email', account.email);
+  await page.fill('#password', 'not the password');
+  await Promise.all([page.waitForLoadState('load'), page.click('button[type=submit]')]);
+  const alert = await page.textContent('[role=alert]');
+  if (!alert?.includes('do not match')) throw new Error(`a wrong password showed: ${alert}`);
+  await page.screenshot({ path: path.join(screenshots, 'sign-in-error.png'), fullPage: true });
+  await page.fill('#password', account.password);
+  await Promise.all([page.waitForURL(/\/oauth\/authorize/), page.click('button[type=submit]')]);
+}
+
+/** Screenshots of the consent page, `consent.png` and `consent-phone.png` (390 px wide); the viewport is put back. */
+export async function screenshotConsent(page: Page, screenshots: string): Promise<void> {
+  const viewport = page.viewportSize();
+  await page.screenshot({ path: path.join(screenshots, 'consent.png'), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: path.join(screenshots, 'consent-phone.png'), fullPage: true });
+  if (viewport) await page.setViewportSize(viewport);
+}
+
+/** Allows access on the consent page: the redirect back to the app, with its code. */
+export async function approveInBrowser(page: Page): Promise<URL> {
+  await Promise.all([page.waitForURL(/\/callback\?/), page.click('button[value=approve]')]);
+  return new URL(page.url());
+}
