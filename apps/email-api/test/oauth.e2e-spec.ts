@@ -118,6 +118,14 @@ describe('email-api: OAuth 2.1 authorization server, sign-in and consent', () =>
       headers: { origin: 'https://inspector.example', 'access-control-request-method': 'POST' },
     });
     expect([preflight.status, preflight.headers.get('access-control-allow-origin')]).toEqual([204, '*']);
+    // The REST API's own RFC 9728 document, which browser-based apps read across origins too.
+    const api = await fetch(`${origin}/.well-known/oauth-protected-resource`);
+    expect([api.status, ((await api.json()) as Record<string, unknown>).authorization_servers]).toEqual([200, [server.issuer]]);
+    const apiPreflight = await fetch(`${origin}/.well-known/oauth-protected-resource`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://inspector.example', 'access-control-request-method': 'GET' },
+    });
+    expect([apiPreflight.status, apiPreflight.headers.get('access-control-allow-origin')]).toEqual([204, '*']);
     const metadata = await h.as().get('/v1').expect(200);
     expect(JSON.stringify(metadata.body)).toContain('/.well-known/oauth-authorization-server');
   });

@@ -11,8 +11,8 @@ export interface AccountFlowOptions {
   findAccount(id: string): Promise<{ id: string; email: string } | null>;
   /** The account's connected apps, and the service's extra columns. */
   connectedApps(accountId: string): Promise<{ apps: ConnectedAppRow[]; columns?: string[] }>;
-  /** Revokes the connection the revoke form names; false when the account has no such live connection. */
-  revoke(accountId: string, form: Form): Promise<boolean>;
+  /** Revokes the connection the revoke form names (`field` reads its text fields); false when the account has no such live connection. */
+  revoke(accountId: string, field: (name: string) => string): Promise<boolean>;
   /** The 404 message when `revoke` found nothing. */
   notConnected: string;
 }
@@ -53,7 +53,8 @@ export class AccountFlow {
     if (!session) return this.toSignIn(reply);
     if (!this.sessions.verifyCsrf(request, form?.csrf_token))
       return this.renderConnectedApps(request, reply, 403, undefined, 'This form expired. Please try again.');
-    if (!(await this.options.revoke(session.userId, form))) return this.renderConnectedApps(request, reply, 404, undefined, this.options.notConnected);
+    const field = (name: string) => (typeof form?.[name] === 'string' ? form[name] : '');
+    if (!(await this.options.revoke(session.userId, field))) return this.renderConnectedApps(request, reply, 404, undefined, this.options.notConnected);
     return reply.code(303).header('location', `${this.pages.paths.connectedAppsPath}?revoked=1`).send();
   }
 

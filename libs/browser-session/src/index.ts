@@ -6,3 +6,4 @@ export * from './page-shell';
 export * from './sign-in-flow';
 export * from './account-pages';
 export * from './account-flow';
+export * from './account-routes';

@@ -11,3 +11,4 @@ export * from './authorization-flow';
 export * from './oauth-endpoints';
 export * from './oauth-providers';
 export * from './connections';
+export * from './oauth-routes';

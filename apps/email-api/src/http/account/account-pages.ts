@@ -1,10 +1,10 @@
-import { AccountPages, connectedAppRow, SessionPage } from '@shared/browser-session';
+import { ACCOUNT_PATHS, AccountPages, connectedAppRow, SessionPage } from '@shared/browser-session';
 import { escapeHtml } from '@shared/core';
 import { EMAIL_OAUTH, type ConnectionView, type ScopeWords } from '@email/oauth';
 
-export const SIGN_IN_PATH = '/account/sign-in';
-export const SIGN_OUT_PATH = '/account/sign-out';
-export const CONNECTED_APPS_PATH = EMAIL_OAUTH.connectedAppsPath;
+export const SIGN_IN_PATH = ACCOUNT_PATHS.signIn;
+const SIGN_OUT_PATH = ACCOUNT_PATHS.signOut;
+const CONNECTED_APPS_PATH = EMAIL_OAUTH.connectedAppsPath;
 
 export const accountPages = new AccountPages({
   product: 'Postline',

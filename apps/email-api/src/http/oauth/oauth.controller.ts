@@ -1,6 +1,6 @@
-import { Body, Controller, Get, Header, HttpCode, Inject, Options, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Header, Inject, Options, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { Public } from '@shared/auth';
 import { BrowserSessions } from '@shared/browser-session';
 import { APP_CONFIG, AppConfig } from '@shared/config';
@@ -8,6 +8,7 @@ import {
   AuthorizationFlow,
   authorizationServerMetadata,
   OAuthEndpoints,
+  OAuthRoutes,
   OAuthServer,
   protectedResourceMetadata,
   RegistrationLimiter,
@@ -17,10 +18,7 @@ import { EMAIL_SCOPES } from '@email/access';
 import { ConnectionsService, scopeWords, UsersService } from '@email/oauth';
 import { consentPage, messagePage, SIGN_IN_PATH } from '../account/account-pages';
 
-type Params = Record<string, unknown>;
-/** The endpoints an app calls itself (never with cookies), which browser-based apps call across origins. */
-const APP_ENDPOINTS = ['oauth/register', 'oauth/token', 'oauth/revoke'];
-const METADATA_PATHS = ['.well-known/oauth-authorization-server', '.well-known/openid-configuration', '.well-known/oauth-protected-resource'];
+const API_RESOURCE_PATH = '.well-known/oauth-protected-resource';
 
 /**
  * The email service's OAuth 2.1 authorization server: metadata, dynamic client registration, the authorization
@@ -29,11 +27,11 @@ const METADATA_PATHS = ['.well-known/oauth-authorization-server', '.well-known/o
 @ApiExcludeController()
 @Public()
 @Controller()
-export class OAuthController {
-  private readonly metadata: Record<string, unknown>;
+export class OAuthController extends OAuthRoutes {
+  protected readonly metadata: Record<string, unknown>;
   private readonly apiResource: Record<string, unknown>;
-  private readonly endpoints: OAuthEndpoints;
-  private readonly flow: AuthorizationFlow<{ id: string; name: string }>;
+  protected readonly endpoints: OAuthEndpoints;
+  protected readonly flow: AuthorizationFlow<{ id: string; name: string }>;
 
   constructor(
     oauth: OAuthServer,
@@ -43,6 +41,7 @@ export class OAuthController {
     registrations: RegistrationLimiter,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
+    super();
     this.metadata = authorizationServerMetadata({
       issuer: config.publicBaseUrl,
       scopes: EMAIL_SCOPES,
@@ -78,52 +77,16 @@ export class OAuthController {
     });
   }
 
-  // Clients that only speak OpenID Connect discovery read the same RFC 8414 document (no ID tokens are issued).
-  @Get(METADATA_PATHS.slice(0, 2))
-  @Header('cache-control', 'public, max-age=300')
-  @Header('access-control-allow-origin', '*')
-  serverMetadata(): Record<string, unknown> {
-    return this.metadata;
-  }
-
   /** RFC 9728 for the REST API itself (the MCP endpoint has its own document under /mcp). */
-  @Get(METADATA_PATHS[2])
+  @Get(API_RESOURCE_PATH)
   @Header('cache-control', 'public, max-age=300')
   @Header('access-control-allow-origin', '*')
   apiResourceMetadata(): Record<string, unknown> {
     return this.apiResource;
   }
 
-  /** CORS preflight: no cookie is ever read on these endpoints, so any origin may call them. */
-  @Options([...APP_ENDPOINTS, ...METADATA_PATHS])
-  preflight(@Res() reply: FastifyReply): FastifyReply {
+  @Options(API_RESOURCE_PATH)
+  apiResourcePreflight(@Res() reply: FastifyReply): FastifyReply {
     return sendOAuthPreflight(reply);
-  }
-
-  @Post('oauth/register')
-  register(@Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    return this.endpoints.register(request, reply, body);
-  }
-
-  @Post('oauth/token')
-  token(@Body() body: Params | undefined, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    return this.endpoints.token(reply, body);
-  }
-
-  @Post('oauth/revoke')
-  @HttpCode(200)
-  revoke(@Body() body: Params | undefined, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    return this.endpoints.revoke(reply, body);
-  }
-
-  @Get('oauth/authorize')
-  authorize(@Query() query: Params, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    return this.flow.authorize(request, reply, query);
-  }
-
-  /** The consent form's decision, re-checked from its own copy of the request's parameters. */
-  @Post('oauth/authorize')
-  decide(@Body() form: Params | undefined, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    return this.flow.decide(request, reply, form);
   }
 }

@@ -1,11 +1,11 @@
-import { AccountPages, connectedAppRow, SessionPage } from '@shared/browser-session';
+import { ACCOUNT_PATHS, AccountPages, connectedAppRow, SessionPage } from '@shared/browser-session';
 import { escapeHtml } from '@shared/core';
 import { FORMS_OAUTH } from '@forms/oauth';
 import type { ConnectionView, OwnerWorkspace, ScopeWords } from '@forms/oauth';
 
-export const SIGN_IN_PATH = '/account/sign-in';
-export const SIGN_OUT_PATH = '/account/sign-out';
-export const CONNECTED_APPS_PATH = FORMS_OAUTH.connectedAppsPath;
+export const SIGN_IN_PATH = ACCOUNT_PATHS.signIn;
+const SIGN_OUT_PATH = ACCOUNT_PATHS.signOut;
+const CONNECTED_APPS_PATH = FORMS_OAUTH.connectedAppsPath;
 
 const ROLE_WORDS: Record<string, string> = { owner: 'owner', editor: 'editor', viewer: 'viewer (read only)' };
 
