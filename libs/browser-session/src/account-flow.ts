@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AccountPages, type ConnectedAppRow } from './account-pages';
 import { BrowserSessions } from './browser-sessions';
 import { sendSessionPage } from './page-shell';
-import { SignInAnswer, SignInFlow } from './sign-in-flow';
+import { formField, SignInAnswer, SignInFlow } from './sign-in-flow';
 
 type Form = Record<string, unknown> | undefined;
 
@@ -53,8 +53,8 @@ export class AccountFlow {
     if (!session) return this.toSignIn(reply);
     if (!this.sessions.verifyCsrf(request, form?.csrf_token))
       return this.renderConnectedApps(request, reply, 403, undefined, 'This form expired. Please try again.');
-    const field = (name: string) => (typeof form?.[name] === 'string' ? form[name] : '');
-    if (!(await this.options.revoke(session.userId, field))) return this.renderConnectedApps(request, reply, 404, undefined, this.options.notConnected);
+    if (!(await this.options.revoke(session.userId, (name) => formField(form, name))))
+      return this.renderConnectedApps(request, reply, 404, undefined, this.options.notConnected);
     return reply.code(303).header('location', `${this.pages.paths.connectedAppsPath}?revoked=1`).send();
   }
 

@@ -15,7 +15,8 @@ export type SignInAnswer =
   { kind: 'form'; status: number; csrfToken: string; returnTo: string; email?: string; error?: string } | { kind: 'redirect'; location: string };
 
 type Form = Record<string, unknown> | undefined;
-const field = (form: Form, name: string): string => (typeof form?.[name] === 'string' ? form[name] : '');
+/** A posted form's text field, or '' when it is missing or not text. */
+export const formField = (form: Form, name: string): string => (typeof form?.[name] === 'string' ? form[name] : '');
 
 /**
  * The sign-in form's rules, for every service: the form's CSRF token, the attempt limits (checked before the
@@ -42,9 +43,9 @@ export class SignInFlow {
   }
 
   async submit(request: FastifyRequest, reply: FastifyReply, form: Form): Promise<SignInAnswer> {
-    const email = field(form, 'email').trim();
-    const password = field(form, 'password');
-    const returnTo = this.safeReturnTo(field(form, 'return_to'));
+    const email = formField(form, 'email').trim();
+    const password = formField(form, 'password');
+    const returnTo = this.safeReturnTo(formField(form, 'return_to'));
     const again = (status: number, error: string): SignInAnswer => ({
       kind: 'form',
       status,
