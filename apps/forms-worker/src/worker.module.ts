@@ -4,8 +4,10 @@ import { WebhookDispatchLifecycle } from '@shared/webhooks';
 import { FormsWorkerQueues } from '@forms/contracts';
 import { FormsDataAccessModule, FormsPrisma } from '@forms/data-access';
 import { SubmissionExportsWorkerModule } from '@forms/exports';
+import { PaymentWebhookEventsPruneModule } from '@forms/payments';
 import { UploadCleanupModule } from '@forms/submissions';
 import { FormsWebhookDispatchModule } from '@forms/webhooks';
+import { PaymentEventsPruneProcessor, PaymentEventsPruneSchedule } from './payment-events-prune.processor';
 import { ExportCleanupProcessor, ExportCleanupSchedule, SubmissionExportProcessor } from './submission-export.processor';
 import { UploadCleanupProcessor, UploadCleanupSchedule } from './upload-cleanup.processor';
 
@@ -13,7 +15,14 @@ export const HEALTH_PORT = 9104;
 export const QUEUES = FormsWorkerQueues['forms-worker'];
 
 @Module({
-  imports: [...workerImports(HEALTH_PORT, QUEUES), FormsDataAccessModule, UploadCleanupModule, SubmissionExportsWorkerModule, FormsWebhookDispatchModule],
+  imports: [
+    ...workerImports(HEALTH_PORT, QUEUES),
+    FormsDataAccessModule,
+    UploadCleanupModule,
+    SubmissionExportsWorkerModule,
+    FormsWebhookDispatchModule,
+    PaymentWebhookEventsPruneModule,
+  ],
   providers: [
     readinessChecksProvider(FormsPrisma),
     UploadCleanupProcessor,
@@ -21,6 +30,8 @@ export const QUEUES = FormsWorkerQueues['forms-worker'];
     SubmissionExportProcessor,
     ExportCleanupProcessor,
     ExportCleanupSchedule,
+    PaymentEventsPruneProcessor,
+    PaymentEventsPruneSchedule,
     WebhookDispatchLifecycle,
   ],
 })

@@ -4,4 +4,5 @@ export interface FormsJobPayloads {
   'forms-export': { workspaceId: string; exportId: string };
   'forms-export-cleanup': Record<string, never>;
   'forms-upload-cleanup': Record<string, never>;
+  'forms-payment-events-prune': Record<string, never>;
 }

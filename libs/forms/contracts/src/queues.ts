@@ -3,11 +3,12 @@ export const FormsQueues = {
   formsExport: 'forms-export',
   formsExportCleanup: 'forms-export-cleanup',
   formsUploadCleanup: 'forms-upload-cleanup',
+  formsPaymentEventsPrune: 'forms-payment-events-prune',
 } as const;
 
 export type FormsQueueName = (typeof FormsQueues)[keyof typeof FormsQueues];
 
 /** Which forms worker consumes which queues. */
 export const FormsWorkerQueues = {
-  'forms-worker': [FormsQueues.formsExport, FormsQueues.formsExportCleanup, FormsQueues.formsUploadCleanup],
+  'forms-worker': [FormsQueues.formsExport, FormsQueues.formsExportCleanup, FormsQueues.formsUploadCleanup, FormsQueues.formsPaymentEventsPrune],
 } as const satisfies Record<string, readonly FormsQueueName[]>;

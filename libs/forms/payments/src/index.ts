@@ -5,3 +5,4 @@ export * from './payment-integrations.service';
 export * from './payments.service';
 export * from './payments.module';
 export * from './workspace-admin.guard';
+export * from './webhook-events-prune';

@@ -169,6 +169,20 @@ export class PaymentsRepository {
     });
   }
 
+  /** Deletes up to `limit` webhook event records received before `before`; returns how many went. */
+  // Across every workspace: the prune job expires event records by age alone, on behalf of no tenant.
+  async deleteWebhookEventsOfAllWorkspaces(before: Date, limit: number): Promise<number> {
+    const rows = await this.sql.query<{ event_id: string }>({
+      name: 'delete_old_payment_webhook_events',
+      text: `DELETE FROM payment_webhook_events WHERE (provider, event_id) IN (
+               SELECT provider, event_id FROM payment_webhook_events WHERE received_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED
+             )
+             RETURNING event_id`,
+      values: [before, limit],
+    });
+    return rows.length;
+  }
+
   /** Replaces the submission record's entry for this payment (matched by our payment id), under the row lock. */
   private async updateRecordedPayment(client: PoolClient, workspaceId: WorkspaceId, submissionId: string, payment: RecordedPayment): Promise<void> {
     const { rows } = await client.query<{ record: { submission: { payments?: RecordedPayment[] } } }>({
