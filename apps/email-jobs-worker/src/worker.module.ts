@@ -4,7 +4,9 @@ import { EmailEngagementModule, SegmentCountingModule } from '@email/audience-en
 import { EmailWorkerQueues } from '@email/contracts';
 import { EmailDataAccessModule, EmailPrisma } from '@email/data-access';
 import { EmailJobsWorkerModule } from '@email/jobs';
+import { EmailUsersModule } from '@email/oauth';
 import { EngagementMaintenanceProcessor, EngagementMaintenanceSchedule } from './engagement-maintenance.processor';
+import { OAuthPurgeProcessor, OAuthPurgeSchedule } from './oauth-purge.processor';
 import { SegmentCountsProcessor } from './segment-counts.processor';
 import { SubscriberImportProcessor } from './subscriber-import.processor';
 import { SubscriberExportProcessor, SubscriberFilesCleanupProcessor, SubscriberFilesCleanupSchedule } from './subscriber-export.processor';
@@ -13,11 +15,20 @@ export const HEALTH_PORT = 9102;
 export const QUEUES = EmailWorkerQueues['email-jobs-worker'];
 
 @Module({
-  imports: [...workerImports(HEALTH_PORT, QUEUES), EmailDataAccessModule, EmailEngagementModule, SegmentCountingModule, EmailJobsWorkerModule],
+  imports: [
+    ...workerImports(HEALTH_PORT, QUEUES),
+    EmailDataAccessModule,
+    EmailEngagementModule,
+    SegmentCountingModule,
+    EmailJobsWorkerModule,
+    EmailUsersModule,
+  ],
   providers: [
     readinessChecksProvider(EmailPrisma),
     EngagementMaintenanceProcessor,
     EngagementMaintenanceSchedule,
+    OAuthPurgeProcessor,
+    OAuthPurgeSchedule,
     SegmentCountsProcessor,
     SubscriberImportProcessor,
     SubscriberExportProcessor,

@@ -4,9 +4,11 @@ import { WebhookDispatchLifecycle } from '@shared/webhooks';
 import { FormsWorkerQueues } from '@forms/contracts';
 import { FormsDataAccessModule, FormsPrisma } from '@forms/data-access';
 import { SubmissionExportsWorkerModule } from '@forms/exports';
+import { FormsOwnerSignInModule } from '@forms/oauth';
 import { PaymentWebhookEventsPruneModule } from '@forms/payments';
 import { UploadCleanupModule } from '@forms/submissions';
 import { FormsWebhookDispatchModule } from '@forms/webhooks';
+import { OAuthPurgeProcessor, OAuthPurgeSchedule } from './oauth-purge.processor';
 import { PaymentEventsPruneProcessor, PaymentEventsPruneSchedule } from './payment-events-prune.processor';
 import { ExportCleanupProcessor, ExportCleanupSchedule, SubmissionExportProcessor } from './submission-export.processor';
 import { UploadCleanupProcessor, UploadCleanupSchedule } from './upload-cleanup.processor';
@@ -22,6 +24,7 @@ export const QUEUES = FormsWorkerQueues['forms-worker'];
     SubmissionExportsWorkerModule,
     FormsWebhookDispatchModule,
     PaymentWebhookEventsPruneModule,
+    FormsOwnerSignInModule,
   ],
   providers: [
     readinessChecksProvider(FormsPrisma),
@@ -32,6 +35,8 @@ export const QUEUES = FormsWorkerQueues['forms-worker'];
     ExportCleanupSchedule,
     PaymentEventsPruneProcessor,
     PaymentEventsPruneSchedule,
+    OAuthPurgeProcessor,
+    OAuthPurgeSchedule,
     WebhookDispatchLifecycle,
   ],
 })

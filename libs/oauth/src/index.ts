@@ -12,3 +12,4 @@ export * from './oauth-endpoints';
 export * from './oauth-providers';
 export * from './connections';
 export * from './oauth-routes';
+export * from './purge';

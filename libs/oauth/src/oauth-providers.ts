@@ -16,6 +16,13 @@ export const OAUTH_LIFETIMES = {
   sessionTtlMs: 12 * 60 * 60_000,
 } as const;
 
+/**
+ * How long the scheduled purge keeps a revoked token. Codes, sessions and tokens past expiry go at once: each is refused
+ * anyway, and a rotated refresh token is kept until it expires, so reuse detection still sees it. A revoked token's
+ * whole family was revoked with it; a day keeps it visible while the revocation is recent.
+ */
+export const REVOKED_TOKEN_RETENTION_MS = 24 * 60 * 60_000;
+
 /** A service's OAuth credentials and browser sessions: lifetimes, secret prefixes, cookie names. */
 export interface OAuthServiceSettings extends Pick<
   OAuthServerOptions,

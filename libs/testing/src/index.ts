@@ -13,3 +13,4 @@ export * from './smtp-sink';
 export * from './webhook-receiver';
 export * from './until';
 export * from './oauth-client';
+export * from './oauth-purge-cases';

@@ -10,6 +10,7 @@ export interface EmailJobPayloads {
   'segment-counts': { workspaceId: string; segmentId: string };
   /** Creates the coming months' email_events partitions and drops those past retention. */
   'engagement-maintenance': Record<string, never>;
+  'oauth-purge': Record<string, never>;
   'webhook-fanout': { eventId: string };
   'webhook-deliver': { deliveryId: string };
 }

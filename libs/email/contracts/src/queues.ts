@@ -8,6 +8,7 @@ export const EmailQueues = {
   workflowTick: 'workflow-tick',
   segmentCounts: 'segment-counts',
   engagementMaintenance: 'engagement-maintenance',
+  oauthPurge: 'oauth-purge',
   webhookFanout: 'webhook-fanout',
   webhookDeliver: 'webhook-deliver',
 } as const;
@@ -25,6 +26,7 @@ export const EmailWorkerQueues = {
     EmailQueues.workflowTick,
     EmailQueues.segmentCounts,
     EmailQueues.engagementMaintenance,
+    EmailQueues.oauthPurge,
   ],
   'webhook-worker': [EmailQueues.webhookFanout, EmailQueues.webhookDeliver],
 } as const satisfies Record<string, readonly EmailQueueName[]>;

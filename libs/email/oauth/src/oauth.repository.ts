@@ -3,7 +3,7 @@ import { EmailPrisma } from '@email/data-access';
 import type { McpConnection, OAuthAuthorizationCode, OAuthClient as OAuthClientRow, OAuthToken } from '@email/data-access';
 import { WorkspaceId } from '@shared/core';
 import type { StoredBrowserSession } from '@shared/browser-session';
-import type { ApiKeyConnectionUse, Consumed, OAuthClient, StoredAuthorizationCode, StoredToken } from '@shared/oauth';
+import type { ApiKeyConnectionUse, Consumed, OAuthClient, OAuthPurgeCounts, OAuthPurgeCutoffs, StoredAuthorizationCode, StoredToken } from '@shared/oauth';
 
 export type ConnectionRecord = McpConnection & {
   client: Pick<OAuthClientRow, 'id' | 'name'> | null;
@@ -247,6 +247,18 @@ export class OAuthRepository {
       await tx.oAuthToken.updateMany({ where: { family_id: familyId, revoked_at: null }, data: { revoked_at: at } });
       return live.map((token) => token.id);
     });
+  }
+
+  /** Deletes up to `limit` each of expired codes, expired or long-revoked tokens and expired sessions (see purgeOAuthRecords). */
+  // Across every workspace: the scheduled purge deletes by expiry alone, on behalf of no tenant.
+  async purgeOAuthBatchOfAllWorkspaces({ now, revokedBefore }: OAuthPurgeCutoffs, limit: number): Promise<OAuthPurgeCounts> {
+    const codes = await this.prisma.$executeRaw`DELETE FROM oauth_authorization_codes WHERE code_hash IN (
+      SELECT code_hash FROM oauth_authorization_codes WHERE expires_at <= ${now} LIMIT ${limit})`;
+    const tokens = await this.prisma.$executeRaw`DELETE FROM oauth_tokens WHERE id IN (
+      SELECT id FROM oauth_tokens WHERE expires_at <= ${now} OR revoked_at < ${revokedBefore} LIMIT ${limit})`;
+    const sessions = await this.prisma.$executeRaw`DELETE FROM browser_sessions WHERE id IN (
+      SELECT id FROM browser_sessions WHERE expires_at <= ${now} LIMIT ${limit})`;
+    return { codes, tokens, sessions };
   }
 
   /** Stamps the token and its connection, only when older than `staleBefore` (most calls write nothing). */

@@ -5,4 +5,5 @@ export interface FormsJobPayloads {
   'forms-export-cleanup': Record<string, never>;
   'forms-upload-cleanup': Record<string, never>;
   'forms-payment-events-prune': Record<string, never>;
+  'forms-oauth-purge': Record<string, never>;
 }
