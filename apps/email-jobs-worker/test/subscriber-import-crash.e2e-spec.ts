@@ -31,6 +31,12 @@ describe('email-jobs-worker: an import SIGKILLed mid-file', () => {
     await sql.connect();
     await sql.query(`INSERT INTO workspaces (id, name, updated_at) VALUES ($1, 'Kill', now())`, [WS]);
     await sql.query(`INSERT INTO tags (id, workspace_id, name, name_key, updated_at) VALUES ('tag_kill', $1, 'Imported', 'imported', now())`, [WS]);
+    // A subscription selecting subscriber.created, so the import writes those events (no webhook worker runs here).
+    await sql.query(
+      `INSERT INTO webhook_subscriptions (id, workspace_id, name, url, event_patterns, signing_secret, signing_secret_preview, updated_at)
+       VALUES ('whs_kill', $1, 'Created', 'http://127.0.0.1:9/hook', '{subscriber.created}', 'sealed', 'whsec_…', now())`,
+      [WS],
+    );
     mkdirSync(path.join(filesDir, 'imports', WS), { recursive: true });
     const lines = Array.from({ length: ROWS }, (_, i) => `kill${i}@example.com,Person ${i}`);
     writeFileSync(path.join(filesDir, 'imports', WS, 'imu_kill.csv'), `email,name\n${lines.join('\n')}\n`);

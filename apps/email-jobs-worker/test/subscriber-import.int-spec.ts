@@ -1,9 +1,10 @@
 /**
  * The email-jobs-worker's subscriber imports on real files (UTF-16 with semicolons, a UTF-8 file with quoted line
  * breaks): rows checked with the upsert's rules and rejected with row number, column and reason; blank cells leave
- * saved values; in-file duplicates (the last row wins); exact tag counts; one outbox event per change; a dry run that
- * writes nothing; a job stopped mid-file that resumes without losing, duplicating or double-counting; a corrupt file
- * failing with its line. Real PostgreSQL, Redis and BullMQ; batches of two rows so every file spans several.
+ * saved values; in-file duplicates (the last row wins); exact tag counts; one outbox event per change of a type a
+ * webhook subscription selects, and none of the others; a dry run that writes nothing; a job stopped mid-file that
+ * resumes without losing, duplicating or double-counting; a corrupt file failing with its line. Real PostgreSQL, Redis
+ * and BullMQ; batches of two rows in two lanes, so every file spans several batches written at once.
  */
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
@@ -36,7 +37,22 @@ describe('email-jobs-worker: subscriber imports', () => {
       data: { id: 'sub_old', workspace_id: WS, email: 'old@example.com', name: 'Old Name', country: 'FR', custom_fields: { cf_size: 3 } },
     });
     await prisma.subscriber.create({ data: { id: 'sub_gone', workspace_id: WS, email: 'gone@example.com', status: 'Unsubscribed' } });
+    await subscribeToEvents(WS, 'subscriber.*');
   });
+
+  /** An active webhook subscription (never delivered here: no webhook worker runs), so the import writes the events it selects. */
+  const subscribeToEvents = (workspaceId: string, ...patterns: string[]) =>
+    prisma.webhookSubscription.create({
+      data: {
+        id: `whs_${workspaceId}`,
+        workspace_id: workspaceId,
+        name: 'Import events',
+        url: 'http://127.0.0.1:9/hook',
+        event_patterns: patterns,
+        signing_secret: 'sealed',
+        signing_secret_preview: 'whsec_…',
+      },
+    });
 
   afterAll(() => rmSync(filesDir, { recursive: true, force: true }));
 
@@ -133,21 +149,37 @@ describe('email-jobs-worker: subscriber imports', () => {
     expect(await tagCount('tag_vip')).toBe(4);
   });
 
-  it('resumes a job stopped mid-file without losing, duplicating or double-counting rows', async () => {
-    const rows = Array.from({ length: 9 }, (_, i) => `resume${i}@example.com,R${i},,,`);
-    const jobId = await importJob(Buffer.from(`E-mail,Name,Land,Status,Size\n${rows.join('\n')}\n`), { tagIds: ['tag_vip'] });
+  /** Runs the job in this process until it "dies" in its third batch: the batches before it committed, the third not. */
+  async function stopInThirdBatch(jobId: string) {
     const runner = jobs.worker().app.get(ImportRunner);
     const writer = (runner as unknown as { writer: { write: (...args: unknown[]) => Promise<unknown> } }).writer;
     const write = writer.write.bind(writer);
     let batches = 0;
-    // The process "dies" in its third batch: two batches are committed, the third rolled back.
     const spy = jest.spyOn(writer, 'write').mockImplementation(async (...args: unknown[]) => {
       if (++batches === 3) throw new Error('killed');
       return write(...args);
     });
     await expect(runner.run(trustedWorkspaceId(WS), jobId)).rejects.toThrow('killed');
     spy.mockRestore();
-    expect(await prisma.subscriberImportJob.findUniqueOrThrow({ where: { id: jobId } })).toMatchObject({ status: 'Processing', processed_rows: 4 });
+    const stopped = await prisma.subscriberImportJob.findUniqueOrThrow({ where: { id: jobId } });
+    expect(stopped).toMatchObject({ status: 'Processing' });
+    expect(stopped.processed_rows).toBeGreaterThan(0);
+    expect(stopped.processed_rows).toBeLessThan(9);
+    // The run ended only once the other lane's write did: nothing commits after it.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await prisma.subscriberImportJob.findUniqueOrThrow({ where: { id: jobId } })).toMatchObject({
+      processed_rows: stopped.processed_rows,
+      lane_rows: stopped.lane_rows,
+    });
+    return stopped;
+  }
+
+  const nineRows = (prefix: string) =>
+    Buffer.from(`E-mail,Name,Land,Status,Size\n${Array.from({ length: 9 }, (_, i) => `${prefix}${i}@example.com,R${i},,,`).join('\n')}\n`);
+
+  it('resumes a job stopped mid-file without losing, duplicating or double-counting rows', async () => {
+    const jobId = await importJob(nineRows('resume'), { tagIds: ['tag_vip'] });
+    await stopInThirdBatch(jobId);
 
     const job = await runQueued(jobId);
     expect(job).toMatchObject({ status: 'Completed', processed_rows: 9, created_count: 9, rejected_count: 0 });
@@ -155,6 +187,28 @@ describe('email-jobs-worker: subscriber imports', () => {
     expect(await tagCount('tag_vip')).toBe(4 + 9);
     const created = await prisma.outboxEvent.count({ where: { workspace_id: WS, type: 'subscriber.created' } });
     expect(created).toBe(2 + 1 + 9);
+  });
+
+  it('resumes from the committed checkpoints even when the run read the job before they were written', async () => {
+    const jobId = await importJob(nineRows('stale'));
+    const stopped = await stopInThirdBatch(jobId);
+    const runner = jobs.worker().app.get(ImportRunner);
+    // A copy of the job as it was before its first run: no lanes yet, nothing processed.
+    const stale = { ...stopped, status: 'Queued', lane_rows: [], processed_rows: 0, created_count: 0 };
+    const read = jest.spyOn(prisma.subscriberImportJob, 'findFirst').mockResolvedValueOnce(stale);
+    try {
+      await expect(runner.run(trustedWorkspaceId(WS), jobId)).resolves.toBe('completed');
+    } finally {
+      read.mockRestore();
+    }
+    expect(await prisma.subscriberImportJob.findUniqueOrThrow({ where: { id: jobId } })).toMatchObject({
+      status: 'Completed',
+      processed_rows: 9,
+      created_count: 9,
+      updated_count: 0,
+      unchanged_count: 0,
+    });
+    expect(await prisma.subscriber.count({ where: { workspace_id: WS, email: { startsWith: 'stale' } } })).toBe(9);
   });
 
   it('fails a corrupt file with the line where it went wrong, keeping the rows before it', async () => {
@@ -198,6 +252,39 @@ describe('email-jobs-worker: subscriber imports', () => {
       expect(await prisma.subscriberTag.count({ where: { tag_id: 'tag_vip' } })).toBe(4 + 9 + 1);
     } finally {
       await other.end();
+    }
+  });
+
+  it('writes only the events an active webhook subscription selects', async () => {
+    const counts = async () =>
+      Object.fromEntries(
+        (await prisma.outboxEvent.groupBy({ by: ['type'], where: { workspace_id: WS }, _count: true })).map((group) => [group.type, group._count]),
+      );
+    const before = await counts();
+    await prisma.webhookSubscription.update({ where: { id: `whs_${WS}` }, data: { event_patterns: ['subscriber.updated'] } });
+    const file = (name: string) => Buffer.from(`E-mail,Name,Land,Status,Size\nquiet.${name}@example.com,New,,,\nfresh@example.com,${name},,,\n`);
+    expect(await runQueued(await importJob(file('one')))).toMatchObject({ status: 'Completed', created_count: 1, updated_count: 1 });
+    expect(await counts()).toEqual({ ...before, 'subscriber.updated': before['subscriber.updated'] + 1 });
+
+    await prisma.webhookSubscription.update({ where: { id: `whs_${WS}` }, data: { status: 'disabled' } });
+    expect(await runQueued(await importJob(file('two')))).toMatchObject({ status: 'Completed', created_count: 1, updated_count: 1 });
+    expect(await counts()).toEqual({ ...before, 'subscriber.updated': before['subscriber.updated'] + 1 });
+  });
+
+  it('fails the job when a mapped custom field changed type after the rows were checked against it', async () => {
+    const runner = jobs.worker().app.get(ImportRunner);
+    const repository = (runner as unknown as { jobs: { customFieldDefinitions: (...args: unknown[]) => Promise<Map<string, unknown>> } }).jobs;
+    // The job read its definitions before the change: Size was still Text, so "big" passed the check.
+    const stale = jest
+      .spyOn(repository, 'customFieldDefinitions')
+      .mockResolvedValueOnce(new Map([['cf_size', { id: 'cf_size', type: 'Text' as const, options: [] }]]));
+    try {
+      const job = await runQueued(await importJob(Buffer.from('E-mail,Name,Land,Status,Size\nstale.type@example.com,S,,,big\n')));
+      expect(job).toMatchObject({ status: 'Failed', created_count: 0 });
+      expect(job.error_message).toMatch(/custom field cf_size was changed or deleted during the import/);
+      expect(await prisma.subscriber.count({ where: { workspace_id: WS, email: 'stale.type@example.com' } })).toBe(0);
+    } finally {
+      stale.mockRestore();
     }
   });
 });

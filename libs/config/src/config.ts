@@ -131,6 +131,8 @@ export interface SubscriberJobSettings {
   importMaxBytes: number;
   /** Rows a worker validates and writes per transaction (and per resume checkpoint). */
   importBatchRows: number;
+  /** Import batches written at once, each on its own connection (rows are split among them by email). */
+  importWriters: number;
   /** How long an export's file (and its download link) stays available. */
   exportTtlHours: number;
   /** Where the files live: local disk (filesDir) or an S3-compatible bucket. */
@@ -343,6 +345,7 @@ export function loadConfig(env: Env = process.env, defaults: { port?: number; he
       filesDir: str('SUBSCRIBER_JOB_FILES_DIR', '.data/subscriber-jobs'),
       importMaxBytes: int('SUBSCRIBER_IMPORT_MAX_BYTES', 200 * 1024 * 1024, 1024, 4 * 1024 * 1024 * 1024),
       importBatchRows: int('SUBSCRIBER_IMPORT_BATCH_ROWS', 5000, 1, 100_000),
+      importWriters: int('SUBSCRIBER_IMPORT_WRITERS', 2, 1, 8),
       exportTtlHours: int('SUBSCRIBER_EXPORT_TTL_HOURS', 24, 1, 24 * 30),
       ...subscriberJobFilesStorage(),
     },

@@ -1,5 +1,6 @@
 import { trustedWorkspaceId, WorkspaceId } from '@shared/core';
-import { useEmailDatabase, WORKSPACE_A, WORKSPACE_B } from '../testing/email-database.fixture';
+import { PgTransaction } from '../common/sql-transaction';
+import { gate, lockWaiters, useEmailDatabase, WORKSPACE_A, WORKSPACE_B } from '../testing/email-database.fixture';
 import { CustomFieldRepository } from './custom-field.repository';
 
 const WORKSPACE = trustedWorkspaceId('wsp_fields');
@@ -17,7 +18,7 @@ describe('CustomFieldRepository (real PostgreSQL)', () => {
   let remove: (workspace: WorkspaceId, id: string) => Promise<boolean>;
 
   beforeAll(() => {
-    repository = new CustomFieldRepository(database.prisma(), database.sql());
+    repository = new CustomFieldRepository(database.prisma());
     remove = (workspace, id) => database.prisma().$transaction((tx) => repository.delete(workspace, id, tx));
   });
 
@@ -69,13 +70,16 @@ describe('CustomFieldRepository (real PostgreSQL)', () => {
     expect((await repository.list(LIST, { limit: 10 })).map((field) => field.id)).toEqual(['cf_new', 'cf_l3', 'cf_l2', 'cf_l1']);
     expect((await repository.list(LIST, { limit: 1, after: { created_at: at, id: 'cf_l3' } }, 'LABEL')).map((field) => field.id)).toEqual(['cf_l2', 'cf_l1']);
     expect((await repository.list(LIST, { limit: 10 }, 'newest')).map((field) => field.id)).toEqual(['cf_new']);
-    expect((await repository.definitions(LIST, ['cf_l1', 'cf_new', 'cf_unknown'])).map((field) => field.id).sort()).toEqual(['cf_l1', 'cf_new']);
+    expect((await repository.definitions(LIST, database.prisma(), ['cf_l1', 'cf_new', 'cf_unknown'])).map((field) => field.id).sort()).toEqual([
+      'cf_l1',
+      'cf_new',
+    ]);
   });
 
   it('definitions name every type as the API does, with the options', async () => {
     await repository.create(WORKSPACE, { id: 'cf_multi_def', label: 'Definition colours', type: 'Multi_Select', options: ['Red', 'Blue'] });
     await repository.create(WORKSPACE, { id: 'cf_drop_def', label: 'Definition size', type: 'Select_Dropdown', options: ['S'] });
-    const found = await repository.definitions(WORKSPACE, ['cf_multi_def', 'cf_drop_def']);
+    const found = await repository.definitions(WORKSPACE, database.prisma(), ['cf_multi_def', 'cf_drop_def']);
     expect(found.sort((a, b) => a.id.localeCompare(b.id))).toEqual([
       { id: 'cf_drop_def', type: 'Select (Dropdown)', options: ['S'] },
       { id: 'cf_multi_def', type: 'Multi Select', options: ['Red', 'Blue'] },
@@ -89,6 +93,51 @@ describe('CustomFieldRepository (real PostgreSQL)', () => {
       .prisma()
       .subscriber.create({ data: { id: 'sub_holder', workspace_id: WORKSPACE, email: 'holder@example.com', custom_fields: { cf_used: 'x' } } });
     expect(await repository.inUse(WORKSPACE, 'cf_used')).toBe(true);
+  });
+
+  /** A subscriber write validates its values against definitions it holds until commit; a type change locks the field. */
+  describe('type changes racing value writes', () => {
+    it('a type change waits for a write that validated against the old type, then refuses', async () => {
+      await repository.create(WORKSPACE, text('cf_race_old', 'Race old'));
+      await database.prisma().subscriber.create({ data: { id: 'sub_race_old', workspace_id: WORKSPACE, email: 'race-old@example.com' } });
+      const validated = gate();
+      const write = gate();
+      const writer = database.sql().transaction(async (client) => {
+        const tx = new PgTransaction(client);
+        const [definition] = await repository.definitions(WORKSPACE, tx, ['cf_race_old']);
+        validated.release();
+        await write.hold;
+        await tx.$executeRaw`UPDATE subscribers SET custom_fields = '{"cf_race_old": "words"}' WHERE workspace_id = ${WORKSPACE} AND id = 'sub_race_old'`;
+        return definition.type;
+      });
+      await validated.hold;
+
+      const change = repository.update(WORKSPACE, 'cf_race_old', { type: 'Number' });
+      await lockWaiters(database.observer(), 1).finally(write.release);
+
+      expect(await writer).toBe('Text');
+      expect(await change).toBe('in_use');
+      expect((await repository.find(WORKSPACE, 'cf_race_old'))?.type).toBe('Text');
+    });
+
+    it('a write that starts during a type change validates against the new type', async () => {
+      await repository.create(WORKSPACE, text('cf_race_new', 'Race new'));
+      const changed = gate();
+      const commit = gate();
+      const change = database.prisma().$transaction(async (tx) => {
+        await tx.$queryRaw`SELECT 1 FROM custom_fields WHERE id = 'cf_race_new' FOR UPDATE`;
+        await tx.customField.update({ where: { id: 'cf_race_new' }, data: { type: 'Number' } });
+        changed.release();
+        await commit.hold;
+      });
+      await changed.hold;
+
+      const read = database.sql().transaction((client) => repository.definitions(WORKSPACE, new PgTransaction(client), ['cf_race_new']));
+      await lockWaiters(database.observer(), 1).finally(commit.release);
+      await change;
+
+      expect(await read).toEqual([{ id: 'cf_race_new', type: 'Number', options: [] }]);
+    });
   });
 
   it('delete removes the field and strips its values from every subscriber, once', async () => {
@@ -116,7 +165,7 @@ describe('CustomFieldRepository (real PostgreSQL)', () => {
 
     it("reads nothing of A's through B", async () => {
       expect(await repository.find(WORKSPACE_B, 'cf_a')).toBeNull();
-      expect(await repository.definitions(WORKSPACE_B, ['cf_a'])).toEqual([]);
+      expect(await repository.definitions(WORKSPACE_B, database.prisma(), ['cf_a'])).toEqual([]);
       expect((await repository.list(WORKSPACE_B, { limit: 10 })).map((field) => field.id)).toEqual(['cf_city_b']);
       expect(await repository.inUse(WORKSPACE_B, 'cf_city_b')).toBe(false);
     });

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { CustomField, CustomFieldType, EmailPrisma, EmailSql, Prisma } from '@email/data-access';
+import { CustomField, CustomFieldType, EmailPrisma, Prisma } from '@email/data-access';
 import { EmailErrors } from '@email/contracts';
 import { WorkspaceId } from '@shared/core';
 import { isRecordGone, isUniqueViolation } from '@shared/errors';
 import { KeysetPage, keysetWhere } from '@shared/pagination';
+import type { SqlTransaction } from '../common/sql-transaction';
+import { CustomFieldTypeName, toApiType } from './custom-field-types';
 import type { FieldDefinition } from './custom-field-values';
 
 /** Labels are unique per workspace regardless of case. */
@@ -18,10 +20,7 @@ function labelTakenOn(error: unknown): never {
 
 @Injectable()
 export class CustomFieldRepository {
-  constructor(
-    private readonly prisma: EmailPrisma,
-    private readonly sql: EmailSql,
-  ) {}
+  constructor(private readonly prisma: EmailPrisma) {}
 
   list(workspaceId: WorkspaceId, page: KeysetPage, search?: string): Promise<CustomField[]> {
     return this.prisma.customField.findMany({
@@ -40,15 +39,13 @@ export class CustomFieldRepository {
   }
 
   /**
-   * The workspace's fields among the ids, as subscriber writes validate values against them: on the plain pool (every
-   * upsert with custom fields asks), named so each connection plans it once. The stored enum labels are the API's names.
+   * The workspace's fields among the ids, as a subscriber write validates values against them, held in key-share mode
+   * until the write commits: a type change (see update) waits for the write, and a write that comes after it sees the
+   * new type. The stored enum labels are the API's names.
    */
-  async definitions(workspaceId: WorkspaceId, ids: string[]): Promise<FieldDefinition[]> {
-    return this.sql.query<FieldDefinition>({
-      name: 'custom_field_definitions',
-      text: 'SELECT id, type::text AS type, options FROM custom_fields WHERE workspace_id = $1 AND id = ANY($2::text[])',
-      values: [workspaceId, ids],
-    });
+  definitions(workspaceId: WorkspaceId, tx: SqlTransaction, ids: string[]): Promise<FieldDefinition[]> {
+    return tx.$queryRaw<FieldDefinition[]>`
+      SELECT id, type::text AS type, options FROM custom_fields WHERE workspace_id = ${workspaceId} AND id = ANY(${ids}::text[]) FOR KEY SHARE`;
   }
 
   /** Creates the field; a label another field has (in any case) fails on the unique (workspace_id, label_key). */
@@ -56,17 +53,27 @@ export class CustomFieldRepository {
     return this.prisma.customField.create({ data: { ...data, label_key: labelKey(data.label), workspace_id: workspaceId } }).catch(labelTakenOn);
   }
 
-  /** The updated field, or null when the workspace has no such field (or it was deleted meanwhile). */
-  update(workspaceId: WorkspaceId, id: string, data: { label?: string; type?: CustomFieldType; options?: string[] }): Promise<CustomField | null> {
+  /**
+   * The updated field; null when the workspace has no such field (or it was deleted meanwhile); `in_use` when the type
+   * would change while subscribers hold values. Under the field's row lock, which subscriber writes wait for (see
+   * definitions), so no value of the old type lands between the check and the change.
+   */
+  update(workspaceId: WorkspaceId, id: string, data: { label?: string; type?: CustomFieldType; options?: string[] }): Promise<CustomField | 'in_use' | null> {
     const key = data.label === undefined ? {} : { label_key: labelKey(data.label) };
-    return this.prisma.customField
-      .update({ where: { id, workspace_id: workspaceId }, data: { ...data, ...key } })
+    return this.prisma
+      .$transaction(async (tx) => {
+        const [locked] = await tx.$queryRaw<Array<{ type: CustomFieldTypeName }>>`
+          SELECT type::text AS type FROM custom_fields WHERE workspace_id = ${workspaceId} AND id = ${id} FOR UPDATE`;
+        if (!locked) return null;
+        if (data.type !== undefined && toApiType(data.type) !== locked.type && (await this.inUse(workspaceId, id, tx))) return 'in_use';
+        return tx.customField.update({ where: { id, workspace_id: workspaceId }, data: { ...data, ...key } });
+      })
       .catch((error: unknown) => (isRecordGone(error) ? null : labelTakenOn(error)));
   }
 
   /** Whether any subscriber holds a value for this field (a type change would invalidate it). */
-  async inUse(workspaceId: WorkspaceId, id: string): Promise<boolean> {
-    const rows = await this.prisma.$queryRaw<unknown[]>`SELECT 1 FROM subscribers WHERE workspace_id = ${workspaceId} AND custom_fields ? ${id} LIMIT 1`;
+  async inUse(workspaceId: WorkspaceId, id: string, db: Prisma.TransactionClient = this.prisma): Promise<boolean> {
+    const rows = await db.$queryRaw<unknown[]>`SELECT 1 FROM subscribers WHERE workspace_id = ${workspaceId} AND custom_fields ? ${id} LIMIT 1`;
     return rows.length > 0;
   }
 

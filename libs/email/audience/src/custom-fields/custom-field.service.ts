@@ -7,6 +7,7 @@ import { AudienceReferences, describeUses, SegmentRepository } from '@email/audi
 import { CustomFieldDto, CustomFieldUpdateRequestDto, CustomFieldUpsertRequestDto } from './custom-field.dto';
 import { CustomFieldRepository } from './custom-field.repository';
 import { CHOICE_TYPES, CustomFieldTypeName, toApiType, toDbType } from './custom-field-types';
+import type { SqlTransaction } from '../common/sql-transaction';
 import { FieldDefinition } from './custom-field-values';
 import { personalizationToken } from './personalization-token';
 
@@ -56,10 +57,10 @@ export class CustomFieldService {
     const type = input.type ?? toApiType(current.type);
     const options = checkedOptions(type, input.settings?.options ?? current.options);
     const label = input.label?.trim();
-    if (input.type && toDbType(input.type) !== current.type && (await this.repository.inUse(workspaceId, id))) {
+    const field = await this.repository.update(workspaceId, id, { label, type: toDbType(type), options });
+    if (field === 'in_use') {
       throw EmailErrors.fail('custom_field_in_use', 'Subscribers hold values for this field; its type cannot change.', { details: { field: 'type' } });
     }
-    const field = await this.repository.update(workspaceId, id, { label, type: toDbType(type), options });
     if (!field) throw EmailErrors.notFound('custom_field', id);
     return toCustomFieldDto(field);
   }
@@ -85,10 +86,10 @@ export class CustomFieldService {
     if (!deleted) throw EmailErrors.notFound('custom_field', id);
   }
 
-  /** The workspace's definitions for the given ids, for validating subscriber values. */
-  async definitions(workspaceId: WorkspaceId, ids: string[]): Promise<Map<string, FieldDefinition>> {
+  /** The workspace's definitions for the given ids, for validating subscriber values, held until `tx` ends (a type change waits). */
+  async definitions(workspaceId: WorkspaceId, tx: SqlTransaction, ids: string[]): Promise<Map<string, FieldDefinition>> {
     if (!ids.length) return new Map();
-    const fields = await this.repository.definitions(workspaceId, ids);
+    const fields = await this.repository.definitions(workspaceId, tx, ids);
     return new Map(fields.map((field) => [field.id, field]));
   }
 

@@ -105,11 +105,11 @@ export class SubscriberService {
   /** Creates or updates by email. Returns whether the subscriber was created (201) or updated (200). */
   async upsert(workspaceId: WorkspaceId, input: SubscriberUpsertRequestDto): Promise<{ created: boolean; subscriber: SubscriberDto }> {
     const email = emailIdentity(input.email);
-    const profile = await this.profileChanges(workspaceId, input);
     const status = isBlank(input.status) ? undefined : (input.status as SubscriberStatusName);
     this.checkConsentTime(input.consent_evidence);
 
     return this.repository.transaction(async (tx) => {
+      const profile = await this.profileChanges(workspaceId, tx, input);
       const now = this.clock.now();
       const tagIds = await this.resolveTags(workspaceId, tx, input.existing_tag_ids ?? [], input.new_tags ?? [], now);
       await this.requireSequences(workspaceId, tx, input.sequence_ids ?? [], 'sequence_ids');
@@ -153,8 +153,8 @@ export class SubscriberService {
   }
 
   async update(workspaceId: WorkspaceId, id: string, input: SubscriberUpdateRequestDto): Promise<SubscriberDto> {
-    const profile = await this.profileChanges(workspaceId, input);
     return this.repository.transaction(async (tx) => {
+      const profile = await this.profileChanges(workspaceId, tx, input);
       const current = await this.requireSubscriber(workspaceId, tx, id);
       const changes = changesFrom(current, { ...profile, ...(isBlank(input.email) ? {} : { email: emailIdentity(input.email!) }) });
       const changedFields = Object.keys(changes);
@@ -274,9 +274,13 @@ export class SubscriberService {
     });
   }
 
-  /** The filled-in profile fields of an upsert or update, validated and normalized; blanks are left out. */
+  /**
+   * The filled-in profile fields of an upsert or update, validated and normalized; blanks are left out. Custom field
+   * values are checked against definitions held until `tx` ends, so a field's type cannot change under the write.
+   */
   private async profileChanges(
     workspaceId: WorkspaceId,
+    tx: SqlTransaction,
     input: { name?: string | null; country?: string | null; subscribed_on?: string | null; custom_fields?: Record<string, unknown> | null },
   ): Promise<Omit<SubscriberChanges, 'email' | 'status'>> {
     const changes: Omit<SubscriberChanges, 'email' | 'status'> = {};
@@ -284,7 +288,7 @@ export class SubscriberService {
     if (!isBlank(input.country)) changes.country = toCountryCode(input.country!);
     if (!isBlank(input.subscribed_on)) changes.subscribed_at = parseCalendarDate(input.subscribed_on!.trim(), 'subscribed_on');
     if (input.custom_fields && Object.keys(input.custom_fields).length) {
-      const definitions = await this.customFields.definitions(workspaceId, Object.keys(input.custom_fields));
+      const definitions = await this.customFields.definitions(workspaceId, tx, Object.keys(input.custom_fields));
       const values = normalizeCustomFields(input.custom_fields, definitions);
       if (Object.keys(values).length) changes.custom_fields = values;
     }

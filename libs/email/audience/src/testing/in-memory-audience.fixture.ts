@@ -215,7 +215,7 @@ export class InMemoryAudience implements SubscriberStore {
 
   /** CustomFieldRepository's part the subscriber writes read: field definitions by id, per workspace. */
   readonly customFieldStore: Pick<CustomFieldRepository, 'definitions'> = {
-    definitions: async (workspaceId, ids) =>
+    definitions: async (workspaceId, _tx, ids) =>
       this.state.customFields
         .filter((field) => field.workspace_id === workspaceId && ids.includes(field.id))
         .map((field) => ({ id: field.id, type: toApiType(field.type), options: field.options })),

@@ -42,6 +42,7 @@ describe('S3JobFiles against a fake S3 on loopback', () => {
         filesDir: '.unused',
         importMaxBytes: 0,
         importBatchRows: 1,
+        importWriters: 1,
         exportTtlHours: 1,
         storage: 's3',
         s3: {

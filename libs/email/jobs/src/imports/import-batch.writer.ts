@@ -5,10 +5,11 @@ import { randomInt } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { EmailSql } from '@email/data-access';
-import { activationNeedsConsent, SubscriberStatusName } from '@email/audience';
+import { activationNeedsConsent, FieldDefinition, SubscriberStatusName } from '@email/audience';
 import { IdGenerator, WorkspaceId } from '@shared/core';
 import { isUniqueViolation } from '@shared/errors';
 import { CompiledMapping, ImportRow, Rejection } from './import-mapping';
+import { LaneBatch } from './import-lanes';
 
 /** The counters one batch moves. */
 export interface BatchCounts {
@@ -37,6 +38,10 @@ interface Stored {
   custom_fields: Record<string, unknown>;
 }
 
+/** The events an import can write. */
+const SUBSCRIBER_EVENT_TYPES = ['subscriber.created', 'subscriber.updated', 'subscriber.status_changed'] as const;
+type SubscriberEventType = (typeof SUBSCRIBER_EVENT_TYPES)[number];
+
 /** How many tag count shards the tag counters spread over (the audience engine's TAG_COUNT_SHARDS). */
 const TAG_COUNT_SHARDS = 32;
 
@@ -55,15 +60,9 @@ export class ImportBatchWriter {
     private readonly ids: IdGenerator,
   ) {}
 
-  async write(
-    workspaceId: WorkspaceId,
-    target: BatchTarget,
-    rows: ImportRow[],
-    rowRejections: Rejection[],
-    fromRow: number,
-    throughRow: number,
-  ): Promise<BatchCounts> {
-    const rejections = [...rowRejections];
+  async write(workspaceId: WorkspaceId, target: BatchTarget, lane: number, batch: LaneBatch): Promise<BatchCounts> {
+    const { rows } = batch;
+    const rejections = [...batch.rejections];
     // In-file duplicates: the last row of an email wins; the earlier ones are counted, not written.
     const byEmail = new Map<string, ImportRow>();
     for (const row of rows) byEmail.set(row.email, row);
@@ -118,8 +117,10 @@ export class ImportBatchWriter {
       counts.created = inserts.length;
       counts.updated = updates.length;
       if (!target.dryRun) {
+        await this.lockFields(client, workspaceId, target.mapping);
         const tagIds = await this.lockTags(client, workspaceId, target.tagIds);
-        await this.insert(client, workspaceId, target, tagIds, inserts);
+        const published = await this.publishedEvents(client, workspaceId);
+        await this.insert(client, workspaceId, target, tagIds, inserts, published);
         await this.update(
           client,
           workspaceId,
@@ -128,10 +129,10 @@ export class ImportBatchWriter {
         const tagged = await this.addMemberships(client, workspaceId, target, tagIds, members);
         for (const tagId of tagIds) if (inserts.length) tagged.added.set(tagId, (tagged.added.get(tagId) ?? 0) + inserts.length);
         await this.moveTagCounts(client, workspaceId, tagged.added);
-        await this.recordEvents(client, workspaceId, updates, tagged.subscribers);
+        await this.recordEvents(client, workspaceId, updates, tagged.subscribers, published);
       }
       await this.recordRejections(client, workspaceId, target.jobId, rejections);
-      await this.checkpoint(client, workspaceId, target.jobId, fromRow, throughRow, counts);
+      await this.checkpoint(client, workspaceId, target.jobId, lane, batch, counts);
       return counts;
     });
   }
@@ -146,6 +147,27 @@ export class ImportBatchWriter {
     return new Map(rows.map((row) => [row.email, row]));
   }
 
+  /**
+   * The mapped custom fields, held in key-share mode until the batch commits (as subscriber writes hold them, so a type
+   * change waits): the rows were checked against the definitions read when the job started, so a field changed or
+   * deleted since fails the job rather than letting values of its old type in.
+   */
+  private async lockFields(client: PoolClient, workspaceId: WorkspaceId, mapping: CompiledMapping): Promise<void> {
+    const definitions = mapping.customFields.map((field) => field.definition);
+    if (!definitions.length) return;
+    const { rows } = await client.query<FieldDefinition>({
+      name: 'import_lock_fields',
+      text: 'SELECT id, type::text AS type, options FROM custom_fields WHERE workspace_id = $1 AND id = ANY($2::text[]) ORDER BY id FOR KEY SHARE',
+      values: [workspaceId, definitions.map((definition) => definition.id)],
+    });
+    const current = new Map(rows.map((row) => [row.id, row]));
+    const changed = definitions.find(
+      (definition) =>
+        current.get(definition.id)?.type !== definition.type || JSON.stringify(current.get(definition.id)?.options) !== JSON.stringify(definition.options),
+    );
+    if (changed) throw new ImportFailure(`The custom field ${changed.id} was changed or deleted during the import; the rows before this point were imported.`);
+  }
+
   /** The job's tags that still exist, locked against deletion until the batch commits. */
   private async lockTags(client: PoolClient, workspaceId: WorkspaceId, tagIds: string[]): Promise<string[]> {
     if (!tagIds.length) return [];
@@ -158,23 +180,47 @@ export class ImportBatchWriter {
   }
 
   /**
+   * The subscriber event types an active webhook subscription of the workspace selects (as the outbox fan-out matches
+   * them): an import writes only those, since nothing else reads the outbox and a million unread events would cost
+   * as much as the subscribers themselves.
+   */
+  private async publishedEvents(client: PoolClient, workspaceId: WorkspaceId): Promise<Set<SubscriberEventType>> {
+    const { rows } = await client.query<{ type: SubscriberEventType }>({
+      name: 'import_published_events',
+      text: `SELECT t.type FROM unnest($2::text[]) AS t (type)
+             WHERE EXISTS (SELECT 1 FROM webhook_subscriptions s WHERE s.workspace_id = $1 AND s.status = 'active'
+               AND s.event_patterns && ARRAY[t.type, '*', split_part(t.type, '.', 1) || '.*'])`,
+      values: [workspaceId, SUBSCRIBER_EVENT_TYPES],
+    });
+    return new Set(rows.map((row) => row.type));
+  }
+
+  /**
    * New subscribers, their memberships and their `subscriber.created` events: the rows go to a temporary table by COPY
    * (no parameter arrays to build and parse), then each target is one plain INSERT … SELECT (none can meet an existing
    * row, so none needs ON CONFLICT's per-row speculative insertion). An email another writer created since the batch's
    * read fails the insert with a unique violation; the batch rolls back and its retry reads that subscriber as existing.
    */
-  private async insert(client: PoolClient, workspaceId: WorkspaceId, target: BatchTarget, tagIds: string[], rows: Stored[]): Promise<void> {
+  private async insert(
+    client: PoolClient,
+    workspaceId: WorkspaceId,
+    target: BatchTarget,
+    tagIds: string[],
+    rows: Stored[],
+    published: Set<SubscriberEventType>,
+  ): Promise<void> {
     if (!rows.length) return;
     await client.query(STAGING_TABLE);
-    const lines = function* (ids: IdGenerator): Generator<string> {
+    const eventId = published.has('subscriber.created') ? () => this.ids.newId('evt') : () => null;
+    const lines = function* (): Generator<string> {
       for (let i = 0; i < rows.length; i += 1000) {
         let chunk = '';
         for (const row of rows.slice(i, i + 1000))
-          chunk += `${[row.id, row.email, row.name, row.status, row.country, JSON.stringify(row.custom_fields), ids.newId('evt')].map(copyText).join('\t')}\n`;
+          chunk += `${[row.id, row.email, row.name, row.status, row.country, JSON.stringify(row.custom_fields), eventId()].map(copyText).join('\t')}\n`;
         yield chunk;
       }
     };
-    await pipeline(Readable.from(lines(this.ids)), client.query(copyFrom('COPY import_new_subscribers FROM STDIN')));
+    await pipeline(Readable.from(lines()), client.query(copyFrom('COPY import_new_subscribers FROM STDIN')));
     try {
       await client.query({
         name: 'import_insert',
@@ -201,6 +247,7 @@ export class ImportBatchWriter {
                CROSS JOIN (SELECT id FROM sequences WHERE workspace_id = $1 AND id = ANY($2::text[])) AS q`,
         values: [workspaceId, target.sequenceIds],
       });
+    if (!published.has('subscriber.created')) return;
     await client.query({
       name: 'import_outbox_created',
       text: `INSERT INTO outbox_events (id, workspace_id, type, payload, created_at)
@@ -287,8 +334,9 @@ export class ImportBatchWriter {
     workspaceId: WorkspaceId,
     updates: Array<{ next: Stored; changed: string[]; previousStatus: SubscriberStatusName }>,
     tagged: Set<string>,
+    published: Set<SubscriberEventType>,
   ): Promise<void> {
-    const events: Array<[string, Record<string, unknown>]> = [];
+    let events: Array<[SubscriberEventType, Record<string, unknown>]> = [];
     const updatedIds = new Set<string>();
     for (const { next, changed, previousStatus } of updates) {
       const fields = changed.filter((field) => field !== 'status');
@@ -299,6 +347,7 @@ export class ImportBatchWriter {
         events.push(['subscriber.status_changed', { subscriber: { id: next.id }, previous_status: previousStatus, status: next.status }]);
     }
     for (const id of tagged) if (!updatedIds.has(id)) events.push(['subscriber.updated', { subscriber: { id }, changed_fields: ['tags'] }]);
+    events = events.filter(([type]) => published.has(type));
     if (!events.length) return;
     await client.query({
       name: 'import_outbox',
@@ -326,20 +375,27 @@ export class ImportBatchWriter {
     });
   }
 
-  private async checkpoint(
-    client: PoolClient,
-    workspaceId: WorkspaceId,
-    jobId: string,
-    fromRow: number,
-    throughRow: number,
-    counts: BatchCounts,
-  ): Promise<void> {
+  /** The lane's checkpoint moves from the batch's first row to its last, guarded by the one the batch expected. */
+  private async checkpoint(client: PoolClient, workspaceId: WorkspaceId, jobId: string, lane: number, batch: LaneBatch, counts: BatchCounts): Promise<void> {
     const { rowCount } = await client.query({
       name: 'import_checkpoint',
-      text: `UPDATE subscriber_import_jobs SET processed_rows = $3, created_count = created_count + $4, updated_count = updated_count + $5,
-               unchanged_count = unchanged_count + $6, rejected_count = rejected_count + $7, duplicate_count = duplicate_count + $8, updated_at = now()
-             WHERE workspace_id = $1 AND id = $2 AND processed_rows = $9 AND status = 'Processing'`,
-      values: [workspaceId, jobId, throughRow, counts.created, counts.updated, counts.unchanged, counts.rejected, counts.duplicates, fromRow],
+      text: `UPDATE subscriber_import_jobs SET lane_rows[$3] = $4, processed_rows = processed_rows + $5, created_count = created_count + $6,
+               updated_count = updated_count + $7, unchanged_count = unchanged_count + $8, rejected_count = rejected_count + $9,
+               duplicate_count = duplicate_count + $10, updated_at = now()
+             WHERE workspace_id = $1 AND id = $2 AND lane_rows[$3] = $11 AND status = 'Processing'`,
+      values: [
+        workspaceId,
+        jobId,
+        lane + 1,
+        batch.through,
+        batch.rows.length + batch.rejections.length,
+        counts.created,
+        counts.updated,
+        counts.unchanged,
+        counts.rejected,
+        counts.duplicates,
+        batch.from,
+      ],
     });
     if (rowCount !== 1) throw new ConcurrentImportWrite();
   }
@@ -347,12 +403,15 @@ export class ImportBatchWriter {
 
 /** Where a batch's new subscribers are staged: one per connection, emptied by every commit (and any rollback). */
 const STAGING_TABLE = `CREATE TEMPORARY TABLE IF NOT EXISTS import_new_subscribers (
-  id text NOT NULL, email text NOT NULL, name text NOT NULL, status text NOT NULL, country text, custom_fields jsonb NOT NULL, event_id text NOT NULL
+  id text NOT NULL, email text NOT NULL, name text NOT NULL, status text NOT NULL, country text, custom_fields jsonb NOT NULL, event_id text
 ) ON COMMIT DELETE ROWS`;
 
 /** A value in COPY's text format: `\N` for null; backslash, tab, newline and carriage return escaped. */
 const copyText = (value: string | null): string =>
   value === null ? '\\N' : value.replace(/[\\\t\n\r]/g, (char) => (char === '\\' ? '\\\\' : char === '\t' ? '\\t' : char === '\n' ? '\\n' : '\\r'));
+
+/** A job that cannot finish: it fails with this message (the line of a corrupt file, a missing upload file, …). */
+export class ImportFailure extends Error {}
 
 /** Another writer got in between (a subscriber created meanwhile, or another run of the job): the batch rolls back and is retried. */
 export class ConcurrentImportWrite extends Error {

@@ -5,18 +5,17 @@ import { WorkspaceId } from '@shared/core';
 import { CsvFormat, csvRecords } from '../csv/csv-format';
 import { describeCsvError } from '../csv/csv-scan';
 import { jobFileKey, JobFiles } from '../files/job-files';
-import { ImportBatchWriter, BatchTarget, ConcurrentImportWrite } from './import-batch.writer';
+import { ImportBatchWriter, BatchTarget, ConcurrentImportWrite, ImportFailure } from './import-batch.writer';
 import { ImportJobRepository } from './import-job.repository';
-import { compileMapping, ImportRow, isRejection, mappedCustomFieldIds, readRow, Rejection } from './import-mapping';
+import { compileMapping, mappedCustomFieldIds, readRow } from './import-mapping';
+import { ImportLanes, LaneBatch } from './import-lanes';
 import { StoredImportRequest } from './import.service';
-
-/** A job that cannot finish: it fails with this message (the line of a corrupt file, a missing upload file, …). */
-export class ImportFailure extends Error {}
 
 /**
  * Runs one import job in the worker: streams its upload's file through the CSV reader, checks each row, and writes
- * batches of SUBSCRIBER_IMPORT_BATCH_ROWS rows (ImportBatchWriter), each committed with the job's checkpoint. A
- * restarted job skips the rows its committed batches already cover, so nothing is lost, duplicated or counted twice.
+ * batches of SUBSCRIBER_IMPORT_BATCH_ROWS rows (ImportBatchWriter) in SUBSCRIBER_IMPORT_WRITERS lanes (ImportLanes),
+ * each batch committed with its lane's checkpoint. A restarted job skips the rows its committed batches already cover,
+ * so nothing is lost, duplicated or counted twice.
  */
 @Injectable()
 export class ImportRunner {
@@ -33,12 +32,10 @@ export class ImportRunner {
   async run(workspaceId: WorkspaceId, jobId: string): Promise<'completed' | 'failed' | 'skipped'> {
     const job = await this.prisma.subscriberImportJob.findFirst({ where: { workspace_id: workspaceId, id: jobId } });
     if (!job || job.status === 'Completed' || job.status === 'Failed') return 'skipped';
-    await this.prisma.subscriberImportJob.updateMany({
-      where: { workspace_id: workspaceId, id: jobId, status: { in: ['Queued', 'Processing'] } },
-      data: { status: 'Processing', started_at: job.started_at ?? new Date() },
-    });
+    const resumeAt = await this.start(workspaceId, jobId);
+    if (!resumeAt) return 'skipped';
     try {
-      await this.process(workspaceId, jobId, job.upload_id, job.dry_run, job.request as unknown as StoredImportRequest, job.processed_rows);
+      await this.process(workspaceId, jobId, job.upload_id, job.dry_run, job.request as unknown as StoredImportRequest, resumeAt);
       await this.finish(workspaceId, jobId, 'Completed', null);
       return 'completed';
     } catch (error) {
@@ -48,13 +45,29 @@ export class ImportRunner {
     }
   }
 
+  /**
+   * Marks the job Processing and returns its lanes' resume points, read in the same statement: a checkpoint an
+   * earlier run committed is never overwritten by a stale read. The lanes are fixed by the job's first run, so a
+   * resumed job finds its resume points whatever SUBSCRIBER_IMPORT_WRITERS is now. Null: the job finished meanwhile.
+   */
+  private async start(workspaceId: WorkspaceId, jobId: string): Promise<number[] | null> {
+    const firstRun = new Array<number>(this.config.subscriberJobs.importWriters).fill(0);
+    const rows = await this.prisma.$queryRaw<Array<{ lane_rows: number[] }>>`
+      UPDATE subscriber_import_jobs
+         SET status = 'Processing', started_at = coalesce(started_at, ${new Date()}), updated_at = now(),
+             lane_rows = CASE WHEN cardinality(lane_rows) = 0 THEN ${firstRun}::int[] ELSE lane_rows END
+       WHERE workspace_id = ${workspaceId} AND id = ${jobId} AND status IN ('Queued', 'Processing')
+      RETURNING lane_rows`;
+    return rows[0]?.lane_rows ?? null;
+  }
+
   /** Called by the processor once retries are exhausted on an unexpected error. */
   async giveUp(workspaceId: WorkspaceId, jobId: string, error: Error): Promise<void> {
     this.logger.error(`import ${jobId} failed: ${error.message}`);
     await this.finish(workspaceId, jobId, 'Failed', 'The import stopped on an internal error; start it again with a new upload.');
   }
 
-  private async process(workspaceId: WorkspaceId, jobId: string, uploadId: string, dryRun: boolean, request: StoredImportRequest, done: number) {
+  private async process(workspaceId: WorkspaceId, jobId: string, uploadId: string, dryRun: boolean, request: StoredImportRequest, resumeAt: number[]) {
     const upload = await this.prisma.subscriberImportUpload.findFirst({ where: { workspace_id: workspaceId, id: uploadId } });
     const bytes = upload && (await this.files.read(jobFileKey('imports', workspaceId, uploadId)));
     if (!upload || !bytes) throw new ImportFailure('The uploaded file is no longer available (uploads are kept for a day); upload it again.');
@@ -72,58 +85,37 @@ export class ImportRunner {
       throw new ImportFailure(`The mapping no longer fits: ${(error as Error).message}`);
     }
 
-    const batchRows = this.config.subscriberJobs.importBatchRows;
-    let rowNumber = 0;
-    let from = done;
-    let rows: ImportRow[] = [];
-    let rejections: Rejection[] = [];
-    // One batch is written while the next one is read and checked: the database and the parser work at the same time.
-    // Batches still commit one after the other, each with its checkpoint.
-    let pending: Promise<void> = Promise.resolve();
-    let failure: { error: unknown } | null = null;
-    const flush = async () => {
-      await pending;
-      if (failure) throw failure.error;
-      const batch = { rows, rejections, from, through: rowNumber };
-      from = rowNumber;
-      rows = [];
-      rejections = [];
-      pending = this.writeWithRetry(workspaceId, target, batch.rows, batch.rejections, batch.from, batch.through).then(
-        () => undefined,
-        (error: unknown) => void (failure = { error }),
-      );
-    };
+    const lanes = new ImportLanes(resumeAt, this.config.subscriberJobs.importBatchRows, (lane, batch) => this.writeWithRetry(workspaceId, target, lane, batch));
     const format: CsvFormat = { encoding: upload.encoding as CsvFormat['encoding'], delimiter: upload.delimiter as CsvFormat['delimiter'] };
-    let header = true;
+    let rowNumber = 0;
     try {
+      let header = true;
       for await (const record of csvRecords(bytes, format) as AsyncIterable<string[]>) {
         if (header) {
           header = false;
           continue;
         }
-        rowNumber++;
-        if (rowNumber <= done) continue;
-        const row = readRow(record, rowNumber, target.mapping);
-        if (isRejection(row)) rejections.push(row);
-        else rows.push(row);
-        if (rowNumber - from >= batchRows) await flush();
+        await lanes.add(readRow(record, ++rowNumber, target.mapping));
       }
     } catch (error) {
-      // A write's failure is the database's (the queue retries the job); any other error here is the file's.
-      if (failure && error === (failure as { error: unknown }).error) throw error;
-      await pending;
+      // A write's failure is the database's (the queue retries the job); any other error here is the file's, and the
+      // rows before it are still written.
+      if (lanes.failed(error)) {
+        // The other lanes' writes finish (or fail) before the run ends, so none is still writing when the job is retried.
+        await lanes.settled();
+        throw error;
+      }
+      await lanes.finish();
       throw new ImportFailure(describeCsvError(error));
     }
-    if (rowNumber > from) await flush();
-    await pending;
-    if (failure) throw (failure as { error: unknown }).error;
+    await lanes.finish();
   }
 
   /** A batch that met a concurrent write is read and written again (its transaction rolled back entirely). */
-  private async writeWithRetry(workspaceId: WorkspaceId, target: BatchTarget, rows: ImportRow[], rejections: Rejection[], from: number, through: number) {
+  private async writeWithRetry(workspaceId: WorkspaceId, target: BatchTarget, lane: number, batch: LaneBatch) {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.writer.write(workspaceId, target, rows, rejections, from, through);
+        return await this.writer.write(workspaceId, target, lane, batch);
       } catch (error) {
         if (!(error instanceof ConcurrentImportWrite) || attempt >= 3) throw error;
       }
