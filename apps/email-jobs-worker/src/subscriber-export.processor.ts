@@ -1,11 +1,19 @@
-import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectQueue, OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
+import type { Queue } from 'bullmq';
 import type { JobOf, QueueOf } from '@shared/queue';
 import { EmailJobPayloads, EmailQueues } from '@email/contracts';
 import { exportQueueOptions, ExportRunner, importQueueOptions, JobFilesCleanup, QueuedJobs, REQUEUE_AFTER_MS } from '@email/jobs';
 import { Clock, trustedWorkspaceId } from '@shared/core';
 
 type ExportJob = JobOf<EmailJobPayloads, typeof EmailQueues.subscriberExport>;
+
+const logger = new Logger('SubscriberJobs');
+
+/** A failed job's record could not be marked Failed (the database down): an event handler must not throw. */
+export function giveUpFailed(jobId: string, error: Error): void {
+  logger.error(`job ${jobId} could not be marked Failed (${error.message}); the stale-job sweep will retry it`);
+}
 
 /** Runs one subscriber export; a finished job is skipped, so a redelivery writes nothing twice. */
 @Processor(EmailQueues.subscriberExport)
@@ -18,9 +26,11 @@ export class SubscriberExportProcessor extends WorkerHost {
     return this.runner.run(trustedWorkspaceId(job.data.workspaceId), job.data.jobId);
   }
 
+  /** Retries exhausted: the job record says it failed; if that cannot be written now, the stale-job sweep retries the job. */
   @OnWorkerEvent('failed')
   async onFailed(job: ExportJob | undefined): Promise<void> {
-    if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) await this.runner.giveUp(trustedWorkspaceId(job.data.workspaceId), job.data.jobId);
+    if (!job || job.attemptsMade < (job.opts.attempts ?? 1)) return;
+    await this.runner.giveUp(trustedWorkspaceId(job.data.workspaceId), job.data.jobId).catch((error: Error) => giveUpFailed(job.data.jobId, error));
   }
 }
 
@@ -31,8 +41,9 @@ type CleanupJob = JobOf<EmailJobPayloads, typeof EmailQueues.subscriberFilesClea
 
 /**
  * The maintenance queue's two jobs: deleting expired export files and import uploads, and queueing again the import
- * and export jobs left Queued (their record committed, then the queue add failed). A re-add uses the record's id as
- * the queue job id, so a job the queue already holds is not added twice.
+ * and export jobs left unfinished: their record committed, then the queue add failed; or their queue job failed for
+ * good and marking the record Failed failed too. A re-add uses the record's id as the queue job id, so a job the queue
+ * already holds is not added twice; a failed one is retried, and either finishes now or fails again and is marked so.
  */
 @Processor(EmailQueues.subscriberFilesCleanup)
 export class SubscriberFilesCleanupProcessor extends WorkerHost {
@@ -52,9 +63,35 @@ export class SubscriberFilesCleanupProcessor extends WorkerHost {
 
   private async requeue(): Promise<{ imports: number; exports: number }> {
     const stale = await this.queued.stale(this.clock.now());
-    for (const job of stale.imports) await this.imports.add('import', { workspaceId: job.workspace_id, jobId: job.id }, importQueueOptions(job.id));
-    for (const job of stale.exports) await this.exports.add('export', { workspaceId: job.workspace_id, jobId: job.id }, exportQueueOptions(job.id));
-    return { imports: stale.imports.length, exports: stale.exports.length };
+    let imports = 0;
+    let exports = 0;
+    for (const job of stale.imports) {
+      const data = { workspaceId: job.workspace_id, jobId: job.id };
+      if (await this.requeueOne(this.imports, job.id, () => this.imports.add('import', data, importQueueOptions(job.id)))) imports++;
+    }
+    for (const job of stale.exports) {
+      const data = { workspaceId: job.workspace_id, jobId: job.id };
+      if (await this.requeueOne(this.exports, job.id, () => this.exports.add('export', data, exportQueueOptions(job.id)))) exports++;
+    }
+    return { imports, exports };
+  }
+
+  /** Whether the job was queued again: added when the queue lacks it, retried when it failed; a live one is left alone. */
+  private async requeueOne(queue: Queue, id: string, add: () => Promise<unknown>): Promise<boolean> {
+    const existing = await queue.getJob(id);
+    if (!existing) {
+      await add();
+      return true;
+    }
+    if (!(await existing.isFailed())) return false;
+    try {
+      await existing.retry('failed');
+      return true;
+    } catch (error) {
+      // An overlapping sweep retried it first.
+      if (await existing.isFailed()) throw error;
+      return false;
+    }
   }
 }
 

@@ -3,6 +3,7 @@ import type { JobOf } from '@shared/queue';
 import { trustedWorkspaceId } from '@shared/core';
 import { EmailJobPayloads, EmailQueues } from '@email/contracts';
 import { ImportRunner } from '@email/jobs';
+import { giveUpFailed } from './subscriber-export.processor';
 
 type ImportJob = JobOf<EmailJobPayloads, typeof EmailQueues.subscriberImport>;
 
@@ -20,9 +21,13 @@ export class SubscriberImportProcessor extends WorkerHost {
     return this.runner.run(trustedWorkspaceId(job.data.workspaceId), job.data.jobId);
   }
 
-  /** Retries exhausted on an unexpected error: the job record says it failed instead of staying Processing. */
+  /**
+   * Retries exhausted on an unexpected error: the job record says it failed instead of staying Processing; if that
+   * cannot be written now, the stale-job sweep retries the job.
+   */
   @OnWorkerEvent('failed')
   async onFailed(job: ImportJob | undefined, error: Error): Promise<void> {
-    if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) await this.runner.giveUp(trustedWorkspaceId(job.data.workspaceId), job.data.jobId, error);
+    if (!job || job.attemptsMade < (job.opts.attempts ?? 1)) return;
+    await this.runner.giveUp(trustedWorkspaceId(job.data.workspaceId), job.data.jobId, error).catch((failure: Error) => giveUpFailed(job.data.jobId, failure));
   }
 }

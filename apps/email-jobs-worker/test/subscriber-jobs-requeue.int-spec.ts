@@ -9,7 +9,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EmailQueues } from '@email/contracts';
-import { EmailPrisma } from '@email/data-access';
+import { EmailPrisma, Prisma } from '@email/data-access';
+import { ImportRunner, unfinishedJobs } from '@email/jobs';
 import { SUBSCRIBER_JOBS_REQUEUE_SCHEDULER } from '../src/subscriber-export.processor';
 import { settled, useJobsWorker } from './worker.fixture';
 
@@ -65,5 +66,52 @@ describe('email-jobs-worker: jobs left Queued', () => {
     expect((await prisma.subscriberExportJob.findUniqueOrThrow({ where: { id: 'exp_recent' } })).status).toBe('Queued');
 
     expect(await sweep()).toEqual({ imports: 0, exports: 0 });
+  });
+
+  it('runs again a job whose queue job failed for good while marking its record Failed failed too (the database down)', async () => {
+    const request = { mappings: [{ csv_column: 'email', field: { type: 'email' } }], tag_ids: [], new_tag_name: null, sequence_ids: [] };
+    await prisma.subscriberImportJob.create({
+      data: { id: 'imp_orphaned', workspace_id: WS, upload_id: 'imu_gone', request, created_at: new Date(Date.now() - 120_000) },
+    });
+    const runner = jobs.worker().app.get(ImportRunner);
+    const down = new Error("Can't reach database server at 127.0.0.1:5432");
+    const run = jest.spyOn(runner, 'run').mockRejectedValueOnce(down);
+    const giveUp = jest.spyOn(runner, 'giveUp').mockRejectedValueOnce(down);
+    const failed = await queue(EmailQueues.subscriberImport).add('import', { workspaceId: WS, jobId: 'imp_orphaned' }, { jobId: 'imp_orphaned', attempts: 1 });
+    expect(await settled(failed)).toBe('failed');
+    await until(async () => giveUp.mock.calls.length === 1);
+    // The worker lived through the failed give-up; the record is left Queued, and a plain re-add would be a no-op.
+    expect((await prisma.subscriberImportJob.findUniqueOrThrow({ where: { id: 'imp_orphaned' } })).status).toBe('Queued');
+
+    expect(await sweep()).toEqual({ imports: 1, exports: 0 });
+    await until(async () => (await prisma.subscriberImportJob.findUniqueOrThrow({ where: { id: 'imp_orphaned' } })).status !== 'Queued');
+    expect(await prisma.subscriberImportJob.findUniqueOrThrow({ where: { id: 'imp_orphaned' } })).toMatchObject({
+      status: 'Failed',
+      error_message: expect.stringMatching(/no longer available/),
+    });
+    expect(run).toHaveBeenCalledTimes(2);
+    expect((await queue(EmailQueues.subscriberImport).getJob('imp_orphaned'))?.attemptsStarted).toBe(2);
+    expect(await sweep()).toEqual({ imports: 0, exports: 0 });
+  });
+
+  it('leaves alone a Processing job whose queue job is still running, and the sweep reads the unfinished jobs through the partial indexes', async () => {
+    await prisma.subscriberExportJob.create({
+      data: { id: 'exp_running', workspace_id: WS, status: 'Processing', created_at: new Date(Date.now() - 120_000) },
+    });
+    const running = await queue(EmailQueues.subscriberExport).add(
+      'export',
+      { workspaceId: WS, jobId: 'exp_running' },
+      { jobId: 'exp_running', delay: 3_600_000 },
+    );
+    expect(await sweep()).toEqual({ imports: 0, exports: 0 });
+    expect(await running.getState()).toBe('delayed');
+
+    for (const table of ['subscriber_import_jobs', 'subscriber_export_jobs'] as const) {
+      const plan = await prisma.$transaction(async (tx) => {
+        await tx.$executeRaw`SET LOCAL enable_seqscan = off`;
+        return tx.$queryRaw<Array<{ 'QUERY PLAN': string }>>(Prisma.sql`EXPLAIN ${unfinishedJobs(table, new Date())}`);
+      });
+      expect(plan.map((row) => row['QUERY PLAN']).join('\n')).toContain(`Index Scan using ${table}_unfinished_created_at_idx`);
+    }
   });
 });

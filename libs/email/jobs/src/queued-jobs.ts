@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EmailPrisma } from '@email/data-access';
+import { EmailPrisma, Prisma } from '@email/data-access';
 
 /** Queue options of an import job: its queue job id is the record's id, so adding it again adds nothing. */
 export const importQueueOptions = (jobId: string) => ({ jobId, attempts: 5, backoff: { type: 'exponential', delay: 2000 } });
@@ -7,7 +7,7 @@ export const importQueueOptions = (jobId: string) => ({ jobId, attempts: 5, back
 /** Queue options of an export job: its queue job id is the record's id, so adding it again adds nothing. */
 export const exportQueueOptions = (jobId: string) => ({ jobId, attempts: 3, backoff: { type: 'exponential', delay: 2000 } });
 
-/** A job still Queued this long after it was created may never have reached the queue. */
+/** A job still unfinished this long after it was created may never have reached the queue, or lost its last give-up. */
 export const REQUEUE_AFTER_MS = 60_000;
 
 const BATCH = 500;
@@ -18,21 +18,24 @@ export interface QueuedJobRef {
 }
 
 /**
- * Import and export jobs whose record committed but whose queue add may have failed (Redis unreachable at that moment):
- * still Queued after REQUEUE_AFTER_MS. The sweep that reads them works across workspaces, as the files clean-up does.
+ * Import and export jobs still Queued or Processing after REQUEUE_AFTER_MS: their queue add may have failed (Redis
+ * unreachable at that moment), or their queue job failed for good while marking the record Failed failed too (the
+ * database down). The sweep checks each against the queue. It works across workspaces, as the files clean-up does.
  */
 @Injectable()
 export class QueuedJobs {
   constructor(private readonly prisma: EmailPrisma) {}
 
   async stale(now: Date): Promise<{ imports: QueuedJobRef[]; exports: QueuedJobRef[] }> {
-    const query = {
-      where: { status: 'Queued', created_at: { lte: new Date(now.getTime() - REQUEUE_AFTER_MS) } },
-      select: { id: true, workspace_id: true },
-      orderBy: { created_at: 'asc' as const },
-      take: BATCH,
-    };
-    const [imports, exports] = await Promise.all([this.prisma.subscriberImportJob.findMany(query), this.prisma.subscriberExportJob.findMany(query)]);
+    const cutoff = new Date(now.getTime() - REQUEUE_AFTER_MS);
+    const [imports, exports] = await Promise.all(
+      (['subscriber_import_jobs', 'subscriber_export_jobs'] as const).map((table) => this.prisma.$queryRaw<QueuedJobRef[]>(unfinishedJobs(table, cutoff))),
+    );
     return { imports, exports };
   }
 }
+
+/** The sweep's statement. The status list is literal, not a parameter: it is the predicate of the tables' partial indexes. */
+export const unfinishedJobs = (table: 'subscriber_import_jobs' | 'subscriber_export_jobs', createdBefore: Date): Prisma.Sql =>
+  Prisma.sql`SELECT id, workspace_id FROM ${Prisma.raw(table)}
+    WHERE status IN ('Queued', 'Processing') AND created_at <= ${createdBefore} ORDER BY created_at LIMIT ${BATCH}`;
