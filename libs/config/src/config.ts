@@ -59,6 +59,8 @@ export interface AppConfig {
   redisCommandTimeoutMs: number;
   /** Bounds opening a PostgreSQL connection, for the same reason. */
   databaseConnectTimeoutMs: number;
+  /** The deadline of an email plain-pool transaction (EmailSql), past which it is rolled back; 0: none. */
+  emailSqlTransactionTimeoutMs: number;
   /** Forms public endpoints: requests per client IP / per form in each window; 0 turns that limit off. */
   formsPublicLimitWindowSeconds: number;
   formsSubmissionsPerIp: number;
@@ -66,6 +68,9 @@ export interface AppConfig {
   formsUploadsPerIp: number;
   formsUploadsPerForm: number;
   formsHostedPagesPerIp: number;
+  /** MCP requests answered without a credential (initialize, tools/list, …) per client IP in each window; 0 turns the limit off. */
+  mcpPublicRequestsPerIp: number;
+  mcpPublicWindowSeconds: number;
   /** Largest draft body (JSON bytes) a draft write accepts. */
   formsMaxDraftBytes: number;
   /** Where uploaded files are stored (local disk), and how long an upload no submission refers to is kept. */
@@ -331,12 +336,15 @@ export function loadConfig(env: Env = process.env, defaults: { port?: number; he
     trustProxy: proxyTrust(str('TRUST_PROXY', 'loopback'), problems),
     redisCommandTimeoutMs: int('REDIS_COMMAND_TIMEOUT_MS', 2000, 50, 60_000),
     databaseConnectTimeoutMs: int('DATABASE_CONNECT_TIMEOUT_MS', 5000, 50, 60_000),
+    emailSqlTransactionTimeoutMs: int('EMAIL_SQL_TRANSACTION_TIMEOUT_MS', 60_000, 0, 3_600_000),
     formsPublicLimitWindowSeconds: int('FORMS_PUBLIC_LIMIT_WINDOW_SECONDS', 60, 1, 3600),
     formsSubmissionsPerIp: int('FORMS_SUBMISSIONS_PER_IP', 30, 0, 10_000_000),
     formsSubmissionsPerForm: int('FORMS_SUBMISSIONS_PER_FORM', 1200, 0, 10_000_000),
     formsUploadsPerIp: int('FORMS_UPLOADS_PER_IP', 30, 0, 10_000_000),
     formsUploadsPerForm: int('FORMS_UPLOADS_PER_FORM', 600, 0, 10_000_000),
     formsHostedPagesPerIp: int('FORMS_HOSTED_PAGES_PER_IP', 600, 0, 10_000_000),
+    mcpPublicRequestsPerIp: int('MCP_PUBLIC_REQUESTS_PER_IP', 120, 0, 10_000_000),
+    mcpPublicWindowSeconds: int('MCP_PUBLIC_WINDOW_SECONDS', 60, 1, 3600),
     formsMaxDraftBytes: int('FORMS_MAX_DRAFT_BYTES', 256 * 1024, 1024, 1024 * 1024),
     formsUploadDir: str('FORMS_UPLOAD_DIR', '.data/uploads'),
     formsUploadRetentionHours: int('FORMS_UPLOAD_RETENTION_HOURS', 24, 1, 24 * 365),

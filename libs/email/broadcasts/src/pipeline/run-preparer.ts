@@ -35,10 +35,15 @@ export class RunPreparer {
   ) {}
 
   prepare(runId: string): Promise<PrepareResult> {
-    return this.sql.transaction(async (lock) => {
-      const { rows } = await lock.query<{ locked: boolean }>(PREPARATION_LOCK, [preparationLockKey(runId)]);
-      return rows[0].locked ? this.prepareLocked(runId) : 'busy';
-    });
+    // The lock's transaction lasts the whole preparation, however large the audience: no deadline (a dead worker's
+    // connection, and with it the lock, goes with the worker).
+    return this.sql.transaction(
+      async (lock) => {
+        const { rows } = await lock.query<{ locked: boolean }>(PREPARATION_LOCK, [preparationLockKey(runId)]);
+        return rows[0].locked ? this.prepareLocked(runId) : 'busy';
+      },
+      { timeoutMs: 0 },
+    );
   }
 
   private async prepareLocked(runId: string): Promise<PrepareResult> {
