@@ -9,14 +9,23 @@ import type { Queue } from 'bullmq';
 import { createReadStream, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import { to as copyTo } from 'pg-copy-streams';
 import { EmailQueues } from '@email/contracts';
-import { EmailPrisma } from '@email/data-access';
-import { csvRecords, JobFilesCleanup } from '@email/jobs';
+import { EmailPrisma, EmailSql, Prisma } from '@email/data-access';
+import { copyStatement, csvRecords, ExportRunner, JobFilesCleanup, safeCell, tagLookupFor } from '@email/jobs';
+import { trustedWorkspaceId } from '@shared/core';
 import { settled, useJobsWorker } from './worker.fixture';
 
 const WS = 'wsp_export';
 const filesDir = mkdtempSync(path.join(tmpdir(), 'postline-export-worker-'));
 const DAY = 86_400_000;
+
+async function records(bytes: Readable): Promise<string[][]> {
+  const rows: string[][] = [];
+  for await (const record of csvRecords(bytes, { encoding: 'utf-8', delimiter: ',' }) as AsyncIterable<string[]>) rows.push(record);
+  return rows;
+}
 
 describe('email-jobs-worker: subscriber exports', () => {
   const jobs = useJobsWorker({ SUBSCRIBER_JOB_FILES_DIR: filesDir });
@@ -62,10 +71,11 @@ describe('email-jobs-worker: subscriber exports', () => {
 
   async function exported(
     selection: { query?: string; status_filter?: 'Unsubscribed'; cold_only?: boolean } = {},
+    workspaceId = WS,
   ): Promise<{ rows: string[][]; jobId: string }> {
     const jobId = `exp_${++sequence}`;
-    await prisma.subscriberExportJob.create({ data: { id: jobId, workspace_id: WS, ...selection } });
-    expect(await settled(await queue.add('export', { workspaceId: WS, jobId }, { jobId }))).toBe('completed');
+    await prisma.subscriberExportJob.create({ data: { id: jobId, workspace_id: workspaceId, ...selection } });
+    expect(await settled(await queue.add('export', { workspaceId, jobId }, { jobId }))).toBe('completed');
     const job = await prisma.subscriberExportJob.findUniqueOrThrow({ where: { id: jobId } });
     expect(job).toMatchObject({
       status: 'Completed',
@@ -73,8 +83,7 @@ describe('email-jobs-worker: subscriber exports', () => {
       expires_at: expect.any(Date),
     });
     const rows: string[][] = [];
-    const file = createReadStream(path.join(filesDir, 'exports', WS, `${jobId}.csv`));
-    for await (const record of csvRecords(file, { encoding: 'utf-8', delimiter: ',' }) as AsyncIterable<string[]>) rows.push(record);
+    rows.push(...(await records(createReadStream(path.join(filesDir, 'exports', workspaceId, `${jobId}.csv`)))));
     expect(job.exported_count).toBe(rows.length - 1);
     return { rows, jobId };
   }
@@ -101,6 +110,111 @@ describe('email-jobs-worker: subscriber exports', () => {
     expect(rows.find((row) => row[0] === 'sub_2')![2]).toBe('Bob, "the" builder');
     expect(rows.find((row) => row[0] === 'sub_3')![2]).toBe(`'@cold`);
     expect(rows.length).toBe(5);
+  });
+
+  it('writes each cell as the JavaScript formatter would (safeCell, toISOString), whichever way the tags are looked up', async () => {
+    const cells = 'wsp_export_cells';
+    await prisma.workspace.create({ data: { id: cells, name: 'Export cells' } });
+    await prisma.customField.createMany({
+      data: [
+        { id: 'cf_c_note', workspace_id: cells, label: 'Note', label_key: 'note', type: 'Text', options: [] },
+        { id: 'cf_c_score', workspace_id: cells, label: 'Score', label_key: 'score', type: 'Number', options: [] },
+        { id: 'cf_c_sizes', workspace_id: cells, label: 'Sizes', label_key: 'sizes', type: 'Multi_Select', options: ['=x', 'b', 'S'] },
+      ],
+    });
+    await prisma.tag.createMany({
+      data: ['zeta', 'alpha', 'beta'].map((name) => ({ id: `tag_c_${name}`, workspace_id: cells, name, name_key: name })),
+    });
+    const at = (text: string) => new Date(text);
+    const subscribers = [
+      {
+        id: 'sub_c1',
+        email: 'a@example.com',
+        name: '-1+2',
+        country: 'FR',
+        custom_fields: { cf_c_note: '@sum', cf_c_score: 42, cf_c_sizes: ['=x', 'b'] },
+        subscribed_at: at('2026-01-02T03:04:05.000Z'),
+        last_opened_at: at('2026-01-02T03:04:05.120Z'),
+        tags: ['zeta', 'alpha', 'beta'],
+      },
+      { id: 'sub_c2', email: 'b@example.com', name: '\tTab', custom_fields: { cf_c_note: '', cf_c_score: null, cf_c_sizes: 'S' }, tags: ['beta'] },
+      { id: 'sub_c3', email: 'c@example.com', name: '\rcr', custom_fields: { cf_c_sizes: [] }, tags: [] },
+      { id: 'sub_c4', email: 'd@example.com', name: 'plain, "quoted"\nline', custom_fields: { cf_c_note: '+1', cf_c_sizes: ['-'] }, tags: ['=tag'] },
+    ];
+    await prisma.tag.create({ data: { id: 'tag_c_formula', workspace_id: cells, name: '=tag', name_key: '=tag' } });
+    for (const { tags, ...subscriber } of subscribers) {
+      await prisma.subscriber.create({ data: { ...subscriber, workspace_id: cells, updated_at: at('2026-03-04T05:06:07.890Z') } });
+      for (const name of tags) {
+        const tag_id = name === '=tag' ? 'tag_c_formula' : `tag_c_${name}`;
+        await prisma.subscriberTag.create({ data: { workspace_id: cells, subscriber_id: subscriber.id, tag_id } });
+      }
+    }
+    const saved = await prisma.subscriber.findMany({ where: { workspace_id: cells }, orderBy: { id: 'asc' } });
+    const iso = (date: Date | null) => date?.toISOString() ?? '';
+    const expected = saved.map((row) => {
+      const fields = row.custom_fields as Record<string, unknown>;
+      return [
+        row.id,
+        safeCell(row.email),
+        safeCell(row.name),
+        row.status,
+        row.country ?? '',
+        iso(row.subscribed_at),
+        iso(row.last_opened_at),
+        iso(row.created_at),
+        iso(row.updated_at),
+        safeCell([...subscribers.find((s) => s.id === row.id)!.tags].sort()),
+        safeCell(fields.cf_c_note),
+        safeCell(fields.cf_c_score),
+        safeCell(fields.cf_c_sizes),
+      ];
+    });
+    expect(expected[0].slice(1, 3)).toEqual(['a@example.com', `'-1+2`]);
+    expect(expected[0].slice(9)).toEqual(['alpha, beta, zeta', `'@sum`, '42', `'=x, b`]);
+
+    const { rows } = await exported({}, cells);
+    expect(rows.slice(1)).toEqual(expected);
+    const sql = jobs.worker().app.get(EmailSql);
+    const fields = [
+      { id: 'cf_c_note', type: 'Text' },
+      { id: 'cf_c_score', type: 'Number' },
+      { id: 'cf_c_sizes', type: 'Multi_Select' },
+    ];
+    for (const lookup of ['per-row', 'one-pass'] as const) {
+      const bytes = await sql.transaction(async (client) => {
+        const copy = client.query(copyTo(copyStatement(client, cells, Prisma.sql`s.workspace_id = ${cells}`, fields, lookup)));
+        return Buffer.concat(await copy.toArray());
+      });
+      expect(await records(Readable.from([bytes]))).toEqual(expected);
+    }
+  });
+
+  it('looks the tags up per row for a small share of the list and reads them in one pass for most of it', async () => {
+    await prisma.subscriber.createMany({
+      data: Array.from({ length: 2_000 }, (_, i) => ({ id: `sub_share_${String(i).padStart(4, '0')}`, workspace_id: WS, email: `share${i}@example.com` })),
+    });
+    await prisma.$executeRaw`ANALYZE subscribers`;
+    const sql = jobs.worker().app.get(EmailSql);
+    const lookup = (where: Prisma.Sql) => sql.transaction((client) => tagLookupFor(client, WS, where));
+    expect(await lookup(Prisma.sql`s.workspace_id = ${WS}`)).toBe('one-pass');
+    expect(await lookup(Prisma.sql`s.workspace_id = ${WS} AND s.email = ${'share7@example.com'}`)).toBe('per-row');
+  });
+
+  it('rolls back and gives its connection back when the file cannot be written, and a rerun writes it', async () => {
+    const broken = 'wsp_export_broken';
+    await prisma.workspace.create({ data: { id: broken, name: 'Broken storage' } });
+    // More rows than the socket buffers hold, so the COPY is still sending when the write fails (before the fix, for ever).
+    await prisma.$executeRaw`INSERT INTO subscribers (id, workspace_id, email, updated_at)
+      SELECT 'sub_brk_' || lpad(i::text, 6, '0'), ${broken}, 'brk' || i || '@example.com', now() FROM generate_series(1, 50000) AS i`;
+    await prisma.subscriberExportJob.create({ data: { id: 'exp_broken', workspace_id: broken } });
+    // A file where the workspace's folder would go: the write fails before it reads anything of the COPY.
+    mkdirSync(path.join(filesDir, 'exports'), { recursive: true });
+    writeFileSync(path.join(filesDir, 'exports', broken), 'not a folder');
+    const runner = jobs.worker().app.get(ExportRunner);
+    await expect(runner.run(trustedWorkspaceId(broken), 'exp_broken')).rejects.toThrow(/EEXIST|ENOTDIR/);
+    rmSync(path.join(filesDir, 'exports', broken));
+    expect(await runner.run(trustedWorkspaceId(broken), 'exp_broken')).toBe('completed');
+    expect((await prisma.subscriberExportJob.findUniqueOrThrow({ where: { id: 'exp_broken' } })).exported_count).toBe(50_000);
   });
 
   it('selects like the subscriber list (search, status), and cold as no human open or click in 90 days', async () => {

@@ -11,6 +11,7 @@ export * from './exports/export.dto';
 export * from './exports/export.service';
 export * from './exports/export-links';
 export * from './exports/export-runner';
+export * from './exports/export-sql';
 export * from './exports/export-csv';
 export * from './files/job-files-cleanup';
 export * from './jobs.module';
