@@ -6,7 +6,7 @@
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import { EmailQueues } from '@email/contracts';
-import { oauthPurgeCases } from '@shared/testing';
+import { afterStartupRun, oauthPurgeCases } from '@shared/testing';
 import { settled, useJobsWorker } from './worker.fixture';
 
 describe('email-jobs-worker: purging OAuth codes, tokens and browser sessions', () => {
@@ -16,6 +16,7 @@ describe('email-jobs-worker: purging OAuth codes, tokens and browser sessions', 
     const prisma = jobs.prisma();
     const queue = jobs.worker().app.get<Queue>(getQueueToken(EmailQueues.oauthPurge));
     expect((await queue.getJobSchedulers()).map((scheduler) => scheduler.key)).toContain('purge-oauth-records');
+    await afterStartupRun(queue);
 
     const cases = oauthPurgeCases(Date.now());
     await prisma.workspace.create({ data: { id: 'wsp_purge', name: 'Purge' } });

@@ -7,7 +7,7 @@ import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import { FormsPrisma } from '@forms/data-access';
 import { FormsQueues } from '@forms/contracts';
-import { oauthPurgeCases } from '@shared/testing';
+import { afterStartupRun, oauthPurgeCases } from '@shared/testing';
 import { settled, useFormsWorker } from './worker.fixture';
 
 describe('forms-worker: purging OAuth codes, tokens and browser sessions', () => {
@@ -17,6 +17,7 @@ describe('forms-worker: purging OAuth codes, tokens and browser sessions', () =>
     const prisma = fixture.worker().app.get(FormsPrisma);
     const queue = fixture.worker().app.get<Queue>(getQueueToken(FormsQueues.formsOAuthPurge));
     expect((await queue.getJobSchedulers()).map((scheduler) => scheduler.key)).toContain('purge-oauth-records');
+    await afterStartupRun(queue);
 
     const cases = oauthPurgeCases(Date.now());
     await prisma.owner.create({ data: { id: 'own_purge', email: 'p@example.test', username: 'purge' } });

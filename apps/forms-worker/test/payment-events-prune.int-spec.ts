@@ -7,6 +7,7 @@ import type { Queue } from 'bullmq';
 import { FormsPrisma } from '@forms/data-access';
 import { FormsQueues } from '@forms/contracts';
 import { PAYMENT_WEBHOOK_EVENT_RETENTION_MS } from '@forms/payments';
+import { afterStartupRun } from '@shared/testing';
 import { settled, useFormsWorker } from './worker.fixture';
 
 const HOUR = 3_600_000;
@@ -18,6 +19,7 @@ describe('forms-worker: pruning payment webhook event records', () => {
     const prisma = fixture.worker().app.get(FormsPrisma);
     const queue = fixture.worker().app.get<Queue>(getQueueToken(FormsQueues.formsPaymentEventsPrune));
     expect((await queue.getJobSchedulers()).map((scheduler) => scheduler.key)).toContain('prune-payment-webhook-events');
+    await afterStartupRun(queue);
 
     const now = Date.now();
     const events = [

@@ -11,6 +11,7 @@ import { Readable } from 'node:stream';
 import { FormsPrisma } from '@forms/data-access';
 import { UploadStorage } from '@forms/submissions';
 import { FormsQueues } from '@forms/contracts';
+import { afterStartupRun } from '@shared/testing';
 import { settled, useFormsWorker } from './worker.fixture';
 
 const HOUR = 3_600_000;
@@ -25,6 +26,7 @@ describe('forms-worker: removing unattached uploads', () => {
     const storage = worker.app.get(UploadStorage);
     const queue = worker.app.get<Queue>(getQueueToken(FormsQueues.formsUploadCleanup));
     expect((await queue.getJobSchedulers()).map((scheduler) => scheduler.key)).toContain('remove-unattached-uploads');
+    await afterStartupRun(queue);
 
     await prisma.workspace.create({ data: { id: 'wrk_1', name: 'W' } });
     await prisma.form.create({

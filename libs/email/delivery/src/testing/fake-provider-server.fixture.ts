@@ -1,5 +1,5 @@
-import http, { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { LoopbackHttpServer, startLoopbackHttpServer } from '@shared/testing';
 
 /**
  * How a fake answers, for every request (credentials are checked first, except in `hang` and `drop`):
@@ -56,25 +56,17 @@ export abstract class FakeProviderServer {
   readonly requests: FakeRequest[] = [];
   readonly accepted: FakeMessage[] = [];
   baseUrl = '';
-  private server?: http.Server;
-  private readonly sockets = new Set<Socket>();
+  private server?: LoopbackHttpServer;
   private sequence = 0;
 
   async start(): Promise<this> {
-    const server = http.createServer((request, response) => this.handle(request, response));
-    server.on('connection', (socket) => {
-      this.sockets.add(socket);
-      socket.on('close', () => this.sockets.delete(socket));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    this.server = server;
-    this.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    this.server = await startLoopbackHttpServer((request, response) => this.handle(request, response));
+    this.baseUrl = this.server.url;
     return this;
   }
 
   async stop(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    await this.server?.stop();
   }
 
   /** Back to accepting (and the provider's other settings to their defaults), with no requests or messages kept. */

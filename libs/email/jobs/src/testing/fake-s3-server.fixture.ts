@@ -1,6 +1,6 @@
-import http, { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { LoopbackHttpServer, startLoopbackHttpServer } from '@shared/testing';
 
 /** An upload in progress: its parts by number. */
 interface MultipartUpload {
@@ -29,7 +29,7 @@ export class FakeS3Server {
   readonly objects = new Map<string, Buffer>();
   readonly uploads = new Map<string, MultipartUpload>();
   readonly requests: FakeS3Request[] = [];
-  private server?: http.Server;
+  private server?: LoopbackHttpServer;
 
   /** `listPageSize` caps a ListObjectsV2 page below the asked `max-keys`, as S3 may, so callers must follow tokens. */
   constructor(
@@ -39,14 +39,12 @@ export class FakeS3Server {
   ) {}
 
   async start(): Promise<string> {
-    const server = http.createServer((request, response) => void this.handle(request, response));
-    this.server = server;
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    this.server = await startLoopbackHttpServer((request, response) => void this.handle(request, response));
+    return this.server.url;
   }
 
   async stop(): Promise<void> {
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    await this.server?.stop();
   }
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {

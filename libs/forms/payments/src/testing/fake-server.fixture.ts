@@ -1,5 +1,5 @@
 import http, { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { LoopbackHttpServer, startLoopbackHttpServer } from '@shared/testing';
 
 export interface FakeCall {
   method: string;
@@ -18,25 +18,17 @@ export interface FakeAnswer {
 export abstract class FakeHttpServer {
   readonly calls: FakeCall[] = [];
   baseUrl = '';
-  private server?: http.Server;
-  private readonly sockets = new Set<Socket>();
+  private server?: LoopbackHttpServer;
   private sequence = 0;
 
   async start(): Promise<this> {
-    const server = http.createServer((request, response) => void this.serve(request, response));
-    server.on('connection', (socket) => {
-      this.sockets.add(socket);
-      socket.on('close', () => this.sockets.delete(socket));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    this.server = server;
-    this.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    this.server = await startLoopbackHttpServer((request, response) => void this.serve(request, response));
+    this.baseUrl = this.server.url;
     return this;
   }
 
   async stop(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    await this.server?.stop();
   }
 
   protected nextId(prefix: string): string {
