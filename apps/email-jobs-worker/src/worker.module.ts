@@ -1,12 +1,12 @@
 import { Module } from '@nestjs/common';
 import { readinessChecksProvider, workerImports } from '@shared/bootstrap';
+import { oauthPurgeProviders } from '@shared/oauth';
 import { EmailEngagementModule, SegmentCountingModule } from '@email/audience-engine';
-import { EmailWorkerQueues } from '@email/contracts';
+import { EmailQueues, EmailWorkerQueues } from '@email/contracts';
 import { EmailDataAccessModule, EmailPrisma } from '@email/data-access';
 import { EmailJobsWorkerModule } from '@email/jobs';
-import { EmailUsersModule } from '@email/oauth';
+import { EmailUsersModule, OAuthRepository } from '@email/oauth';
 import { EngagementMaintenanceProcessor, EngagementMaintenanceSchedule } from './engagement-maintenance.processor';
-import { OAuthPurgeProcessor, OAuthPurgeSchedule } from './oauth-purge.processor';
 import { SegmentCountsProcessor } from './segment-counts.processor';
 import { SubscriberImportProcessor } from './subscriber-import.processor';
 import { SubscriberExportProcessor, SubscriberFilesCleanupProcessor, SubscriberFilesCleanupSchedule } from './subscriber-export.processor';
@@ -27,8 +27,7 @@ export const QUEUES = EmailWorkerQueues['email-jobs-worker'];
     readinessChecksProvider(EmailPrisma),
     EngagementMaintenanceProcessor,
     EngagementMaintenanceSchedule,
-    OAuthPurgeProcessor,
-    OAuthPurgeSchedule,
+    ...oauthPurgeProviders(EmailQueues.oauthPurge, OAuthRepository),
     SegmentCountsProcessor,
     SubscriberImportProcessor,
     SubscriberExportProcessor,

@@ -1,14 +1,14 @@
 import { Module } from '@nestjs/common';
 import { readinessChecksProvider, workerImports } from '@shared/bootstrap';
+import { oauthPurgeProviders } from '@shared/oauth';
 import { WebhookDispatchLifecycle } from '@shared/webhooks';
-import { FormsWorkerQueues } from '@forms/contracts';
+import { FormsQueues, FormsWorkerQueues } from '@forms/contracts';
 import { FormsDataAccessModule, FormsPrisma } from '@forms/data-access';
 import { SubmissionExportsWorkerModule } from '@forms/exports';
-import { FormsOwnerSignInModule } from '@forms/oauth';
+import { FormsOwnerSignInModule, OAuthRepository } from '@forms/oauth';
 import { PaymentWebhookEventsPruneModule } from '@forms/payments';
 import { UploadCleanupModule } from '@forms/submissions';
 import { FormsWebhookDispatchModule } from '@forms/webhooks';
-import { OAuthPurgeProcessor, OAuthPurgeSchedule } from './oauth-purge.processor';
 import { PaymentEventsPruneProcessor, PaymentEventsPruneSchedule } from './payment-events-prune.processor';
 import { ExportCleanupProcessor, ExportCleanupSchedule, SubmissionExportProcessor } from './submission-export.processor';
 import { UploadCleanupProcessor, UploadCleanupSchedule } from './upload-cleanup.processor';
@@ -35,8 +35,7 @@ export const QUEUES = FormsWorkerQueues['forms-worker'];
     ExportCleanupSchedule,
     PaymentEventsPruneProcessor,
     PaymentEventsPruneSchedule,
-    OAuthPurgeProcessor,
-    OAuthPurgeSchedule,
+    ...oauthPurgeProviders(FormsQueues.formsOAuthPurge, OAuthRepository),
     WebhookDispatchLifecycle,
   ],
 })

@@ -13,3 +13,6 @@ export * from './oauth-providers';
 export * from './connections';
 export * from './oauth-routes';
 export * from './purge';
+export * from './access-token';
+export * from './oauth-rows';
+export * from './purge-job';

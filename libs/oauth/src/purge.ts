@@ -31,3 +31,19 @@ export async function purgeOAuthRecords(store: OAuthPurgeStore, now: Date, batch
     if (Math.max(deleted.codes, deleted.tokens, deleted.sessions) < batch) return total;
   }
 }
+
+/** Either service's Prisma client, for the raw statements below (both databases name the OAuth tables alike). */
+export interface RawStatementRunner {
+  $executeRaw(query: TemplateStringsArray, ...values: unknown[]): PromiseLike<number>;
+}
+
+/** One batch of the purge on a service's database: what OAuthPurgeStore.purgeOAuthBatchOfAllWorkspaces runs. */
+export async function purgeOAuthBatch(db: RawStatementRunner, { now, revokedBefore }: OAuthPurgeCutoffs, limit: number): Promise<OAuthPurgeCounts> {
+  const codes = await db.$executeRaw`DELETE FROM oauth_authorization_codes WHERE code_hash IN (
+    SELECT code_hash FROM oauth_authorization_codes WHERE expires_at <= ${now} LIMIT ${limit})`;
+  const tokens = await db.$executeRaw`DELETE FROM oauth_tokens WHERE id IN (
+    SELECT id FROM oauth_tokens WHERE expires_at <= ${now} OR revoked_at < ${revokedBefore} LIMIT ${limit})`;
+  const sessions = await db.$executeRaw`DELETE FROM browser_sessions WHERE id IN (
+    SELECT id FROM browser_sessions WHERE expires_at <= ${now} LIMIT ${limit})`;
+  return { codes, tokens, sessions };
+}

@@ -3,7 +3,7 @@ import { AuthServices, CredentialVerifier, LastUsedRecorder, Principal } from '@
 import { APP_CONFIG, AppConfig } from '@shared/config';
 import { Clock } from '@shared/core';
 import { DomainError } from '@shared/errors';
-import { tokenDigest } from '@shared/oauth';
+import { tokenDigest, usableAccessToken } from '@shared/oauth';
 import { EmailErrors } from '@email/contracts';
 import { canonicalScopes, EmailCredential, EmailCredentialVerifier, insufficientScopeError, OAuthCredentialView } from '@email/access';
 import { OAuthRepository, TokenRecord } from './oauth.repository';
@@ -34,12 +34,8 @@ export class EmailBearerVerifier implements CredentialVerifier {
 
   async verify(token: string): Promise<Principal> {
     if (!token.startsWith(EMAIL_OAUTH.accessTokenPrefix)) return this.apiKeys.verify(token);
-    const row = await this.repository.findAccessToken(tokenDigest(token));
-    if (!row) throw EmailErrors.fail('invalid_credential', 'The OAuth access token is not valid.', { extra: RECONNECT });
-    if (row.revoked_at || row.connection.revoked_at)
-      throw EmailErrors.fail('credential_revoked', 'This OAuth access token was revoked; connect the app again.', { extra: RECONNECT });
-    if (row.expires_at <= this.clock.now())
-      throw EmailErrors.fail('credential_expired', 'This OAuth access token has expired; refresh it.', { extra: RECONNECT });
+    const found = await this.repository.findAccessToken(tokenDigest(token));
+    const row = usableAccessToken(found, this.clock.now(), (code, message) => EmailErrors.fail(code, message, { extra: RECONNECT }));
     const view = oauthCredentialView(row);
     return {
       credentialType: 'oauth_access_token',

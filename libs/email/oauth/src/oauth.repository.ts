@@ -3,6 +3,7 @@ import { EmailPrisma } from '@email/data-access';
 import type { McpConnection, OAuthAuthorizationCode, OAuthClient as OAuthClientRow, OAuthToken } from '@email/data-access';
 import { WorkspaceId } from '@shared/core';
 import type { StoredBrowserSession } from '@shared/browser-session';
+import { oauthClientColumns, oauthClientOf, oauthCodeColumns, oauthTokenColumns, purgeOAuthBatch, storedCodeOf, storedTokenOf } from '@shared/oauth';
 import type { ApiKeyConnectionUse, Consumed, OAuthClient, OAuthPurgeCounts, OAuthPurgeCutoffs, StoredAuthorizationCode, StoredToken } from '@shared/oauth';
 
 export type ConnectionRecord = McpConnection & {
@@ -90,21 +91,12 @@ export class OAuthRepository {
   // OAuth clients (registered before any workspace is chosen).
 
   async createClient(client: OAuthClient): Promise<void> {
-    await this.prisma.oAuthClient.create({
-      data: {
-        id: client.id,
-        name: client.name,
-        redirect_uris: client.redirectUris,
-        scopes: client.scopes,
-        client_uri: client.clientUri,
-        created_at: client.createdAt,
-      },
-    });
+    await this.prisma.oAuthClient.create({ data: oauthClientColumns(client) });
   }
 
   async findClient(id: string): Promise<OAuthClient | null> {
     const row = await this.prisma.oAuthClient.findUnique({ where: { id } });
-    return row && { id: row.id, name: row.name, redirectUris: row.redirect_uris, scopes: row.scopes, clientUri: row.client_uri, createdAt: row.created_at };
+    return row && oauthClientOf(row);
   }
 
   // Connections: the person chose the workspace on the consent page, among their memberships.
@@ -174,20 +166,7 @@ export class OAuthRepository {
   /** Also drops the connection's expired codes (a used code is kept until then, to recognise its replay). */
   async saveAuthorizationCode(code: StoredAuthorizationCode, now: Date): Promise<void> {
     await this.prisma.oAuthAuthorizationCode.deleteMany({ where: { connection_id: code.grantId, workspace_id: code.workspaceId, expires_at: { lte: now } } });
-    await this.prisma.oAuthAuthorizationCode.create({
-      data: {
-        code_hash: code.codeHash,
-        connection_id: code.grantId,
-        client_id: code.clientId,
-        user_id: code.userId,
-        workspace_id: code.workspaceId,
-        scopes: code.scopes,
-        redirect_uri: code.redirectUri,
-        code_challenge: code.codeChallenge,
-        family_id: code.familyId,
-        expires_at: code.expiresAt,
-      },
-    });
+    await this.prisma.oAuthAuthorizationCode.create({ data: { ...oauthCodeColumns(code), user_id: code.userId, workspace_id: code.workspaceId } });
   }
 
   async consumeAuthorizationCode(codeHash: string, now: Date): Promise<Consumed<StoredAuthorizationCode> | null> {
@@ -251,14 +230,8 @@ export class OAuthRepository {
 
   /** Deletes up to `limit` each of expired codes, expired or long-revoked tokens and expired sessions (see purgeOAuthRecords). */
   // Across every workspace: the scheduled purge deletes by expiry alone, on behalf of no tenant.
-  async purgeOAuthBatchOfAllWorkspaces({ now, revokedBefore }: OAuthPurgeCutoffs, limit: number): Promise<OAuthPurgeCounts> {
-    const codes = await this.prisma.$executeRaw`DELETE FROM oauth_authorization_codes WHERE code_hash IN (
-      SELECT code_hash FROM oauth_authorization_codes WHERE expires_at <= ${now} LIMIT ${limit})`;
-    const tokens = await this.prisma.$executeRaw`DELETE FROM oauth_tokens WHERE id IN (
-      SELECT id FROM oauth_tokens WHERE expires_at <= ${now} OR revoked_at < ${revokedBefore} LIMIT ${limit})`;
-    const sessions = await this.prisma.$executeRaw`DELETE FROM browser_sessions WHERE id IN (
-      SELECT id FROM browser_sessions WHERE expires_at <= ${now} LIMIT ${limit})`;
-    return { codes, tokens, sessions };
+  purgeOAuthBatchOfAllWorkspaces(cutoffs: OAuthPurgeCutoffs, limit: number): Promise<OAuthPurgeCounts> {
+    return purgeOAuthBatch(this.prisma, cutoffs, limit);
   }
 
   /** Stamps the token and its connection, only when older than `staleBefore` (most calls write nothing). */
@@ -273,50 +246,7 @@ export class OAuthRepository {
   }
 }
 
-function codeOf(row: OAuthAuthorizationCode): StoredAuthorizationCode {
-  return {
-    codeHash: row.code_hash,
-    grantId: row.connection_id,
-    clientId: row.client_id,
-    userId: row.user_id,
-    workspaceId: row.workspace_id,
-    scopes: row.scopes,
-    redirectUri: row.redirect_uri,
-    codeChallenge: row.code_challenge,
-    familyId: row.family_id,
-    expiresAt: row.expires_at,
-  };
-}
-
-function tokenOf(row: OAuthToken): StoredToken {
-  return {
-    id: row.id,
-    tokenHash: row.token_hash,
-    kind: row.kind,
-    familyId: row.family_id,
-    grantId: row.connection_id,
-    clientId: row.client_id,
-    userId: row.user_id,
-    workspaceId: row.workspace_id,
-    scopes: row.scopes,
-    preview: row.token_preview,
-    expiresAt: row.expires_at,
-    revokedAt: row.revoked_at,
-    createdAt: row.created_at,
-  };
-}
-
-const rowOf = (token: StoredToken) => ({
-  id: token.id,
-  token_hash: token.tokenHash,
-  kind: token.kind,
-  family_id: token.familyId,
-  connection_id: token.grantId,
-  client_id: token.clientId,
-  user_id: token.userId,
-  workspace_id: token.workspaceId,
-  scopes: token.scopes,
-  token_preview: token.preview,
-  expires_at: token.expiresAt,
-  created_at: token.createdAt,
-});
+const holderOf = (row: { user_id: string; workspace_id: string }) => ({ userId: row.user_id, workspaceId: row.workspace_id });
+const codeOf = (row: OAuthAuthorizationCode): StoredAuthorizationCode => storedCodeOf(row, holderOf(row));
+const tokenOf = (row: OAuthToken): StoredToken => storedTokenOf(row, holderOf(row));
+const rowOf = (token: StoredToken) => ({ ...oauthTokenColumns(token), user_id: token.userId, workspace_id: token.workspaceId });

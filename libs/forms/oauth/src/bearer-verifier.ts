@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AuthServices, CredentialVerifier, LastUsedRecorder, Principal } from '@shared/auth';
 import { Clock } from '@shared/core';
 import type { DomainError } from '@shared/errors';
-import { tokenDigest } from '@shared/oauth';
+import { tokenDigest, usableAccessToken } from '@shared/oauth';
 import { FormsErrors } from '@forms/contracts';
 import { FormsCredentialVerifier, MeCredential } from '@forms/accounts';
 import { OAuthRepository } from './oauth.repository';
@@ -34,12 +34,8 @@ export class FormsBearerVerifier implements CredentialVerifier {
 
   async verify(token: string): Promise<Principal> {
     if (!token.startsWith(FORMS_OAUTH.accessTokenPrefix)) return this.apiKeys.verify(token);
-    const row = await this.repository.findAccessToken(tokenDigest(token));
-    if (!row) throw FormsErrors.fail('invalid_credential', 'The OAuth access token is not valid.', { extra: RECONNECT });
-    if (row.revoked_at || row.connection.revoked_at)
-      throw FormsErrors.fail('credential_revoked', 'This OAuth access token was revoked; connect the app again.', { extra: RECONNECT });
-    if (row.expires_at <= this.clock.now())
-      throw FormsErrors.fail('credential_expired', 'This OAuth access token has expired; refresh it.', { extra: RECONNECT });
+    const found = await this.repository.findAccessToken(tokenDigest(token));
+    const row = usableAccessToken(found, this.clock.now(), (code, message) => FormsErrors.fail(code, message, { extra: RECONNECT }));
     const credential: MeCredential = {
       id: row.id,
       name: row.connection.client?.name ?? 'OAuth app',
