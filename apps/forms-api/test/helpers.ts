@@ -38,6 +38,7 @@ const PUBLIC_LIMITS_OFF = {
   FORMS_UPLOADS_PER_IP: '0',
   FORMS_UPLOADS_PER_FORM: '0',
   FORMS_HOSTED_PAGES_PER_IP: '0',
+  MCP_PUBLIC_REQUESTS_PER_IP: '0',
 };
 
 /** Boots forms-api on a fresh database with one account. */

@@ -1,11 +1,14 @@
 import { All, Controller, Get, Header, HttpCode, Inject, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Redis } from 'ioredis';
 import { BearerStrategy, Public } from '@shared/auth';
 import { APP_CONFIG, AppConfig } from '@shared/config';
 import { DomainError, SharedErrors } from '@shared/errors';
 import { bearerChallenge, callsTools, POST_ONLY_ANSWER } from '@shared/mcp';
 import { protectedResourceMetadata } from '@shared/oauth';
+import { IpRequestLimit } from '@shared/rate-limit';
+import { REDIS_CLIENT } from '@shared/redis';
 import { EMAIL_SCOPES } from '@email/access';
 import { EmailErrors } from '@email/contracts';
 import { ConnectionsService } from '@email/oauth';
@@ -16,9 +19,10 @@ export const MCP_PATH = '/mcp';
 export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource/mcp';
 
 /**
- * /mcp, the streamable HTTP MCP endpoint (stateless: POST only). initialize and tools/list need no credential; a
- * request carrying tools/call is authenticated first, like any REST route, and refused with 401 and a
- * WWW-Authenticate challenge naming the protected-resource metadata (RFC 9728).
+ * /mcp, the streamable HTTP MCP endpoint (stateless: POST only). initialize and tools/list need no credential and
+ * are counted per client IP instead (MCP_PUBLIC_REQUESTS_PER_IP); a request carrying tools/call is authenticated
+ * first, like any REST route, and refused with 401 and a WWW-Authenticate challenge naming the protected-resource
+ * metadata (RFC 9728).
  */
 @ApiExcludeController()
 @Public()
@@ -26,13 +30,16 @@ export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource/mc
 export class McpController {
   private readonly resourceMetadataUrl: string;
   private readonly resourceMetadata: Record<string, unknown>;
+  private readonly publicLimit: IpRequestLimit;
 
   constructor(
     private readonly endpoint: McpEndpoint,
     private readonly bearer: BearerStrategy,
     private readonly connections: ConnectionsService,
     @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(REDIS_CLIENT) redis: Redis,
   ) {
+    this.publicLimit = new IpRequestLimit(redis, `${config.queuePrefix}:email-mcp-public`, config.mcpPublicRequestsPerIp, config.mcpPublicWindowSeconds * 1000);
     this.resourceMetadataUrl = `${config.publicBaseUrl}${PROTECTED_RESOURCE_PATH}`;
     this.resourceMetadata = protectedResourceMetadata({
       resource: `${config.publicBaseUrl}${MCP_PATH}`,
@@ -56,6 +63,7 @@ export class McpController {
       await reply.code(405).header('allow', 'POST').send(POST_ONLY_ANSWER);
       return;
     }
+    if (!callsTools(request.body)) await this.publicLimit.consume(request.ip);
     const query = request.query as Record<string, string | undefined>;
     const header = (name: string) => request.headers[name] as string | undefined;
     const { selection, problems } = parseMcpSelection({

@@ -1,11 +1,14 @@
 import { Controller, Get, Header, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Redis } from 'ioredis';
 import { BearerStrategy, Principal, Public } from '@shared/auth';
 import { APP_CONFIG, AppConfig } from '@shared/config';
 import { DomainError } from '@shared/errors';
 import { bearerChallenge, callsTools, POST_ONLY_ANSWER } from '@shared/mcp';
 import { protectedResourceMetadata } from '@shared/oauth';
+import { IpRequestLimit } from '@shared/rate-limit';
+import { REDIS_CLIENT } from '@shared/redis';
 import { FORMS_SCOPES } from '@forms/accounts';
 import { FormsErrors } from '@forms/contracts';
 import { ConnectionsService } from '@forms/oauth';
@@ -15,9 +18,10 @@ export const MCP_PATH = '/api/mcp';
 export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource/api/mcp';
 
 /**
- * /api/mcp, the streamable HTTP MCP endpoint (stateless: POST only). initialize and tools/list need no credential; a
- * request carrying tools/call is authenticated first, like any REST route, and refused with 401 and a
- * WWW-Authenticate challenge naming the protected-resource metadata (RFC 9728).
+ * /api/mcp, the streamable HTTP MCP endpoint (stateless: POST only). initialize and tools/list need no credential and
+ * are counted per client IP instead (MCP_PUBLIC_REQUESTS_PER_IP); a request carrying tools/call is authenticated
+ * first, like any REST route, and refused with 401 and a WWW-Authenticate challenge naming the protected-resource
+ * metadata (RFC 9728).
  */
 @ApiExcludeController()
 @Public()
@@ -25,13 +29,16 @@ export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource/ap
 export class FormsMcpController {
   private readonly resourceMetadataUrl: string;
   private readonly resourceMetadata: Record<string, unknown>;
+  private readonly publicLimit: IpRequestLimit;
 
   constructor(
     private readonly endpoint: FormsMcpEndpoint,
     private readonly bearer: BearerStrategy,
     private readonly connections: ConnectionsService,
     @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(REDIS_CLIENT) redis: Redis,
   ) {
+    this.publicLimit = new IpRequestLimit(redis, `${config.queuePrefix}:forms-mcp-public`, config.mcpPublicRequestsPerIp, config.mcpPublicWindowSeconds * 1000);
     const origin = config.formsPublicBaseUrl;
     this.resourceMetadataUrl = `${origin}${PROTECTED_RESOURCE_PATH}`;
     this.resourceMetadata = protectedResourceMetadata({
@@ -58,7 +65,8 @@ export class FormsMcpController {
   @HttpCode(200)
   async mcp(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     let principal: Principal | undefined;
-    if (callsTools(request.body)) {
+    if (!callsTools(request.body)) await this.publicLimit.consume(request.ip);
+    else {
       try {
         principal = await this.bearer.verifyAuthorization(request.ip, request.headers.authorization);
         // An API key used here is a connected app too: revoking that connection stops the key on /api/mcp only.

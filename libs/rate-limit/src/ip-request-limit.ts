@@ -1,0 +1,31 @@
+import type { Redis } from 'ioredis';
+import { TooManyRequests } from '@shared/errors';
+import { countInWindow, retryAfterSeconds } from './fixed-window';
+
+/**
+ * Requests per client IP on a route anyone may call without a credential (which RateLimitGuard does not count): a
+ * fixed window in Redis shared by every replica.
+ */
+export class IpRequestLimit {
+  constructor(
+    private readonly redis: Redis,
+    /** e.g. `<namespace>:email-mcp-public`: each route family and service counts apart. */
+    private readonly prefix: string,
+    /** Requests per window; 0 turns the limit off. */
+    private readonly perIp: number,
+    private readonly windowMs: number,
+  ) {}
+
+  /** Counts the request; the seconds to wait when it is over the limit, else null. */
+  async attempt(ip: string): Promise<number | null> {
+    if (this.perIp <= 0) return null;
+    const { used, resetMs } = await countInWindow(this.redis, `${this.prefix}:${ip}`, this.windowMs);
+    return used > this.perIp ? retryAfterSeconds(resetMs) : null;
+  }
+
+  /** Counts the request; over the limit, 429 with Retry-After and the error envelope. */
+  async consume(ip: string): Promise<void> {
+    const wait = await this.attempt(ip);
+    if (wait !== null) throw TooManyRequests(wait);
+  }
+}
