@@ -11,6 +11,7 @@ import { FormsAccountsModule } from '@forms/accounts';
 import { SubmissionExportsModule } from '@forms/exports';
 import { FormsBearerVerifier, FormsOAuthModule } from '@forms/oauth';
 import { FormsModule, FormWorkspaceGuard } from '@forms/forms';
+import { PaymentsModule } from '@forms/payments';
 import { SubmissionsModule } from '@forms/submissions';
 import { WebhookEndpointsModule } from '@forms/webhooks';
 import { AccountController } from './http/account/account.controller';
@@ -54,6 +55,7 @@ export const FORMS_API_PORT = 3100;
     SubmissionExportsModule,
     FormsModule,
     SubmissionsModule,
+    PaymentsModule,
     PaymentsHttpModule,
     WebhookEndpointsModule,
   ],

@@ -7,6 +7,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { APP_CONFIG, AppConfig } from '@shared/config';
 import { EXPORT_TOOLS, FORMS_TOOLS } from '@forms/mcp';
 import { formsApi, FormsApiHarness } from './helpers';
+import { formWithStoredDraft } from './stored-draft.fixture';
 
 interface Structured {
   operation_id: string;
@@ -262,6 +263,30 @@ describe('forms-api: MCP endpoint (real MCP client over streamable HTTP)', () =>
       draftSchema: { steps: [{ title: 'S', fields: [{ type: 'payment', label: 'Pay', amount: 500 }] }] },
     });
     expect(inDraft.error).toMatchObject({ code: 'payment_fields_not_available' });
+
+    // A payment field added in the app is not changed here either; the form's other fields are.
+    const paid = await formWithStoredDraft(h, {
+      steps: [
+        {
+          title: 'Pay',
+          fields: [
+            { id: 'fld_name', type: 'text', label: 'Name' },
+            { id: 'fld_pay', type: 'payment', label: 'Deposit', currency: 'USD', amount: { type: 'fixed', value: 500 } },
+          ],
+        },
+      ],
+    });
+    const edited = await call(client, 'postline_update_field', { formId: paid, fieldId: 'fld_pay', label: 'Booking deposit' });
+    expect(edited.error).toMatchObject({
+      category: 'validation',
+      code: 'payment_fields_not_available',
+      message: expect.stringContaining('fld_pay is a payment field'),
+      details: { field: 'fieldId' },
+    });
+    ok(await call(client, 'postline_update_field', { formId: paid, fieldId: 'fld_name', label: 'Your name' }));
+    const fields = (ok(await call(client, 'postline_get_form', { formId: paid })).draft_schema as { steps: Array<{ fields: Array<{ label: string }> }> })
+      .steps[0].fields;
+    expect(fields.map((field) => field.label)).toEqual(['Your name', 'Deposit']);
     const unknown = await call(client, 'postline_get_form', { formId, colour: 'red' });
     expect(unknown.error).toMatchObject({ category: 'validation', code: 'invalid_tool_arguments', message: 'Unknown argument(s): colour.' });
     await expect(client.callTool({ name: 'postline_no_such_tool', arguments: {} })).rejects.toThrow(/Unknown tool/);

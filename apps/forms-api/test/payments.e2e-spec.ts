@@ -8,6 +8,7 @@ import { FAKE_RAZORPAY_KEY, FAKE_RAZORPAY_WEBHOOK_SECRET, FakeRazorpay } from '.
 import { FAKE_STRIPE_KEYS, FakeStripe, STRIPE_CARDS } from '../../../libs/forms/payments/src/testing/fake-stripe.fixture';
 import { PaymentFakes, startPaymentFakes } from '../../../libs/forms/payments/src/testing/payment-fakes.fixture';
 import { formsApi, FormsApiHarness } from './helpers';
+import { formWithStoredDraft } from './stored-draft.fixture';
 
 const paymentDraft = (provider: 'razorpay' | 'stripe', currency: string, required: boolean) => ({
   settings: { name: `Tickets (${provider})` },
@@ -107,7 +108,9 @@ describe('forms-api: payments', () => {
     it('need the Pro plan and the field’s provider connected', async () => {
       const free = api.main.workspaceId;
       await api.app.get(FormsPrisma).workspace.update({ where: { id: free }, data: { plan: 'pro' } });
-      const publicId = await publish(paymentDraft('stripe', 'USD', true), free);
+      // Stored as it is: the API would refuse a payment field whose provider the workspace has not connected.
+      const formId = await formWithStoredDraft(api, paymentDraft('stripe', 'USD', true), free);
+      const publicId = (await api.as().post(`/api/v1/forms/${formId}/publish`).send({}).expect(200)).body.data.public_id as string;
       await api.app.get(FormsPrisma).workspace.update({ where: { id: free }, data: { plan: 'free' } });
       expect((await order(publicId, 'stripe', 2).expect(403)).body.error.code).toBe('payments_require_pro');
       await api.app.get(FormsPrisma).workspace.update({ where: { id: free }, data: { plan: 'pro' } });

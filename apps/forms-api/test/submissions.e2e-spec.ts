@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { FormsPrisma } from '@forms/data-access';
 import { formsApi, FormsApiHarness } from './helpers';
+import { formWithStoredDraft } from './stored-draft.fixture';
 
 /** A quiz-style form: a choice that routes, a rating, a hidden field and a match quiz with two endings. */
 const quizDraft = () => ({
@@ -109,8 +110,9 @@ describe('forms-api: publish, submissions and the hosted page', () => {
 
     it('payment fields need the Pro plan', async () => {
       const draft = { steps: [{ title: 'Pay', fields: [{ type: 'payment', label: 'Pay', currency: 'EUR', amount: { type: 'fixed', value: 1500 } }] }] };
-      const { body } = await api.as().post('/api/v1/forms').send({ draftSchema: draft }).expect(201);
-      const res = await api.as().post(`/api/v1/forms/${body.data.id}/publish`).send({}).expect(400);
+      // Stored as it is: the API would refuse a payment field whose provider the workspace has not connected.
+      const formId = await formWithStoredDraft(api, draft);
+      const res = await api.as().post(`/api/v1/forms/${formId}/publish`).send({}).expect(400);
       expect(res.body.error.issues.map((i: { code: string }) => i.code)).toContain('payment_requires_pro');
     });
 
@@ -127,12 +129,12 @@ describe('forms-api: publish, submissions and the hosted page', () => {
           },
         ],
       };
-      const { body } = await api.as().post('/api/v1/forms').send({ workspaceId: pro.workspace_id, draftSchema: draft }).expect(201);
-      await api.as().post(`/api/v1/forms/${body.data.id}/publish`).send({}).expect(200);
+      const paid = await formWithStoredDraft(api, draft, pro.workspace_id);
+      await api.as().post(`/api/v1/forms/${paid}/publish`).send({}).expect(200);
       // The client cannot price the order: a payment answer is refused, the amount comes from the tickets answer.
-      const priced = await api.as().post(`/api/v1/forms/${body.data.id}/submissions`).send({ fld_tickets: 3 }).expect(201);
+      const priced = await api.as().post(`/api/v1/forms/${paid}/submissions`).send({ fld_tickets: 3 }).expect(201);
       expect(priced.body.submission.payments).toEqual([{ fieldId: 'fld_pay', amount: 300, currency: 'EUR', status: 'unpaid' }]);
-      const tampered = await api.as().post(`/api/v1/forms/${body.data.id}/submissions`).send({ fld_tickets: 3, fld_pay: 1 }).expect(400);
+      const tampered = await api.as().post(`/api/v1/forms/${paid}/submissions`).send({ fld_tickets: 3, fld_pay: 1 }).expect(400);
       expect(tampered.body.error.details.field).toBe('fld_pay');
     });
 

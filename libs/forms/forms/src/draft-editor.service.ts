@@ -5,7 +5,9 @@ import {
   deleteField,
   deleteStep,
   DraftSchema,
+  Field,
   fieldPositions,
+  findField,
   mergeTheme,
   moveField,
   moveStep,
@@ -16,7 +18,7 @@ import {
   updateField,
   updateStep,
 } from '@forms/draft-schema';
-import { FormsService, RevisionGuard } from './forms.service';
+import { asEditCheck, DraftCheck, FormsService, RevisionGuard } from './forms.service';
 import type { FormsWorkspaceContext } from './workspace-context';
 
 interface Revised {
@@ -24,7 +26,10 @@ interface Revised {
   draft_updated_at: number;
 }
 
-/** Step, field, logic and design edits of a draft; each is one revision-checked draft write. */
+/**
+ * Step, field, logic and design edits of a draft; each is one revision-checked draft write. The edits that can add a
+ * field take a `check` (the payments module's rules for a payment field) that may refuse the edited draft.
+ */
 @Injectable()
 export class DraftEditor {
   constructor(private readonly forms: FormsService) {}
@@ -35,11 +40,18 @@ export class DraftEditor {
     input: { title?: unknown; description?: unknown; fields?: unknown },
     position: number | undefined,
     guard: RevisionGuard,
+    check?: DraftCheck,
   ) {
-    return this.write(workspace, formId, guard, (schema) => {
-      const { schema: next, step } = addStep(schema, input, position, this.forms.ids);
-      return { schema: next, result: { step } };
-    });
+    return this.write(
+      workspace,
+      formId,
+      guard,
+      (schema) => {
+        const { schema: next, step } = addStep(schema, input, position, this.forms.ids);
+        return { schema: next, result: { step } };
+      },
+      asEditCheck(check),
+    );
   }
 
   updateStep(workspace: FormsWorkspaceContext, formId: string, stepId: string, patch: Record<string, unknown>, guard: RevisionGuard) {
@@ -77,18 +89,41 @@ export class DraftEditor {
     input: Record<string, unknown>,
     position: number | undefined,
     guard: RevisionGuard,
+    check?: DraftCheck,
   ) {
-    return this.write(workspace, formId, guard, (schema) => {
-      const { schema: next, field } = addField(schema, stepId, input, position, this.forms.ids);
-      return { schema: next, result: { field } };
-    });
+    return this.write(
+      workspace,
+      formId,
+      guard,
+      (schema) => {
+        const { schema: next, field } = addField(schema, stepId, input, position, this.forms.ids);
+        return { schema: next, result: { field } };
+      },
+      asEditCheck(check),
+    );
   }
 
-  updateField(workspace: FormsWorkspaceContext, formId: string, fieldId: string, patch: Record<string, unknown>, guard: RevisionGuard) {
-    return this.write(workspace, formId, guard, (schema) => {
-      const { schema: next, field } = updateField(schema, fieldId, patch, this.forms.ids);
-      return { schema: next, result: { field } };
-    });
+  /** `checkField` may refuse the changed field before it is stored (the payments module's rules for a payment field). */
+  updateField(
+    workspace: FormsWorkspaceContext,
+    formId: string,
+    fieldId: string,
+    patch: Record<string, unknown>,
+    guard: RevisionGuard,
+    checkField?: (field: Field, before: Field) => Promise<void>,
+  ) {
+    let before: Field;
+    return this.write(
+      workspace,
+      formId,
+      guard,
+      (schema) => {
+        before = findField(schema, fieldId)?.field as Field;
+        const { schema: next, field } = updateField(schema, fieldId, patch, this.forms.ids);
+        return { schema: next, result: { field } };
+      },
+      checkField && ((edited) => checkField(edited.result.field, before)),
+    );
   }
 
   deleteField(workspace: FormsWorkspaceContext, formId: string, fieldId: string, guard: RevisionGuard) {
@@ -131,8 +166,9 @@ export class DraftEditor {
     formId: string,
     guard: RevisionGuard,
     edit: (schema: DraftSchema) => { schema: DraftSchema; result: T },
+    check?: (edited: { schema: DraftSchema; result: T }, before: DraftSchema) => Promise<void>,
   ): Promise<T & Revised> {
-    const written = await this.forms.editDraft(workspace, formId, guard, edit);
+    const written = await this.forms.editDraft(workspace, formId, guard, edit, check);
     return { ...written.result, draft_revision: written.draft_revision, draft_updated_at: written.draft_updated_at };
   }
 }

@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import type { Principal } from '@shared/auth';
 import { DomainError } from '@shared/errors';
 import { FormsErrors } from '@forms/contracts';
-import { draftValidationReport } from '@forms/draft-schema';
+import { draftValidationReport, type DraftSchema } from '@forms/draft-schema';
 import type { CreateFormStatusDto, DraftValidationDto, WorkspaceListDto } from './form-starts.dto';
 import type { FormDetail } from './form-view';
-import { FormsService } from './forms.service';
+import { DraftCheck, FormsService } from './forms.service';
 import { starterTemplate } from './starter-templates';
 import { WorkspaceAccess } from './workspace-access';
 import { FormsWorkspaceContext, WorkspaceContextResolver } from './workspace-context';
@@ -65,15 +65,26 @@ export class FormStarts {
     }
   }
 
-  fromStarter(target: FormsWorkspaceContext, templateId: string, title: string | undefined): Promise<FormDetail> {
+  /** `check` may refuse the template's draft in `target` (the payments module's rules for payment fields). */
+  fromStarter(target: FormsWorkspaceContext, templateId: string, title: string | undefined, check?: DraftCheck): Promise<FormDetail> {
     const template = starterTemplate(templateId);
     if (!template) throw FormsErrors.notFound('starter_template', templateId);
-    return this.forms.create(target, { title, draftSchema: withName(template.draftSchema, title) });
+    return this.forms.create(target, { title, draftSchema: withName(template.draftSchema, title) }, check);
   }
 
-  /** A new draft form in `target` holding a copy of the source form's current draft. */
-  async clone(source: FormsWorkspaceContext, formId: string, target: FormsWorkspaceContext, title: string | undefined): Promise<FormDetail> {
+  /**
+   * A new draft form in `target` holding a copy of the source form's current draft; `checkDraft` may refuse the copy
+   * first (the payments module's rules for payment fields, in the target workspace).
+   */
+  async clone(
+    source: FormsWorkspaceContext,
+    formId: string,
+    target: FormsWorkspaceContext,
+    title: string | undefined,
+    checkDraft?: (draft: DraftSchema) => Promise<void>,
+  ): Promise<FormDetail> {
     const original = await this.forms.get(source, formId);
+    await checkDraft?.(original.draft_schema);
     const name = title?.trim() || `${original.data.title} (copy)`;
     return this.forms.create(target, { title: name, draftSchema: withName(original.draft_schema as unknown as Record<string, unknown>, name) });
   }

@@ -39,6 +39,15 @@ const MAX_WRITE_ATTEMPTS = 20;
 /** A short random pause before retrying, growing with the attempt, so racing writers stop colliding in lockstep. */
 const backoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * Math.min(attempt, 8)));
 
+/**
+ * Rules other modules own over a draft about to be stored (`before`: the stored draft it replaces; none for a new
+ * form); it may refuse the draft by throwing.
+ */
+export type DraftCheck = (draft: DraftSchema, before: DraftSchema | undefined) => Promise<void>;
+
+/** A DraftCheck as editDraft's `check`: the edited draft, with the draft it was made from. */
+export const asEditCheck = (check: DraftCheck | undefined) => check && ((edited: { schema: DraftSchema }, before: DraftSchema) => check(edited.schema, before));
+
 /** Forms and their drafts: creation, reads, draft writes under optimistic concurrency, publishing and closing. */
 @Injectable()
 export class FormsService {
@@ -52,8 +61,9 @@ export class FormsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async create(workspace: FormsWorkspaceContext, input: { title?: string; draftSchema?: Record<string, unknown> }): Promise<FormDetail> {
+  async create(workspace: FormsWorkspaceContext, input: { title?: string; draftSchema?: Record<string, unknown> }, check?: DraftCheck): Promise<FormDetail> {
     const schema = this.parse(input.draftSchema ?? { steps: [{ title: 'Step 1', fields: [] }] }, 'draftSchema');
+    await check?.(schema, undefined);
     const at = this.clock.now();
     const title = named(schema, input.title?.trim() || DEFAULT_TITLE);
     const form = await this.repository.create(workspace.workspaceId, {
@@ -82,21 +92,32 @@ export class FormsService {
   }
 
   /** PATCH: a new title and/or a whole new draft. */
-  async update(workspace: FormsWorkspaceContext, formId: string, input: { title?: string; draftSchema?: Record<string, unknown> } & RevisionGuard) {
+  async update(
+    workspace: FormsWorkspaceContext,
+    formId: string,
+    input: { title?: string; draftSchema?: Record<string, unknown> } & RevisionGuard,
+    check?: DraftCheck,
+  ) {
     const title = input.title?.trim();
     if (input.title !== undefined && !title) throw FormsErrors.invalid('validation_failed', 'title must not be blank.', 'title');
     const parsed = input.draftSchema ? this.parse(input.draftSchema, 'draftSchema') : undefined;
-    const written = await this.editDraft(workspace, formId, input, (current) => {
-      const schema = parsed ?? current;
-      return { schema: title && (!parsed || !parsed.settings.name) ? rename(schema, title) : schema, result: null };
-    });
+    const written = await this.editDraft(
+      workspace,
+      formId,
+      input,
+      (current) => {
+        const schema = parsed ?? current;
+        return { schema: title && (!parsed || !parsed.settings.name) ? rename(schema, title) : schema, result: null };
+      },
+      asEditCheck(check),
+    );
     const detail = await this.detail(workspace, written.form);
     return parsed ? { ...detail, draft_updated_at: written.draft_updated_at, draft_revision: written.draft_revision } : detail;
   }
 
-  async replaceDraft(workspace: FormsWorkspaceContext, formId: string, input: { draftSchema: Record<string, unknown> } & RevisionGuard) {
+  async replaceDraft(workspace: FormsWorkspaceContext, formId: string, input: { draftSchema: Record<string, unknown> } & RevisionGuard, check?: DraftCheck) {
     const schema = this.parse(input.draftSchema, 'draftSchema');
-    const written = await this.editDraft(workspace, formId, input, () => ({ schema, result: null }));
+    const written = await this.editDraft(workspace, formId, input, () => ({ schema, result: null }), asEditCheck(check));
     return { ...(await this.detail(workspace, written.form)), draft_updated_at: written.draft_updated_at, draft_revision: written.draft_revision };
   }
 
@@ -107,13 +128,13 @@ export class FormsService {
     return { ok: true, id: form.id };
   }
 
-  async publish(workspace: FormsWorkspaceContext, formId: string, input: { draftSchema?: Record<string, unknown> } & RevisionGuard) {
+  async publish(workspace: FormsWorkspaceContext, formId: string, input: { draftSchema?: Record<string, unknown> } & RevisionGuard, check?: DraftCheck) {
     let form = await this.form(workspace, formId);
     if (input.draftSchema) {
       // Checked before saving, so a refused publish leaves the draft as it was.
       const schema = this.parse(input.draftSchema, 'draftSchema');
       assertPublishable(schema, workspace.plan);
-      form = (await this.editDraft(workspace, formId, input, () => ({ schema, result: null }))).form;
+      form = (await this.editDraft(workspace, formId, input, () => ({ schema, result: null }), asEditCheck(check))).form;
     } else {
       this.checkRevision(form, input);
       assertPublishable(form.draft_schema as unknown as DraftSchema, workspace.plan);
@@ -140,19 +161,22 @@ export class FormsService {
   /**
    * Applies a pure edit to the current draft and stores it as the next revision. The write is a compare-and-set on
    * the revision that was read, so two writers can never both win from the same revision: with a `draft_revision`
-   * the loser gets 409; without one (or with `force`) the edit is re-applied to the newer draft.
+   * the loser gets 409; without one (or with `force`) the edit is re-applied to the newer draft. `check` sees each
+   * edited draft, with the draft it was made from, before it is stored and may refuse it (rules other modules own).
    */
   async editDraft<T>(
     workspace: FormsWorkspaceContext,
     formId: string,
     guard: RevisionGuard,
     edit: (schema: DraftSchema) => DraftEdit<T>,
+    check?: (edited: DraftEdit<T>, before: DraftSchema) => Promise<void>,
   ): Promise<DraftWriteResult<T>> {
     const checked = guard.draft_revision !== undefined && !guard.force;
     for (let attempt = 1; ; attempt++) {
       const form = await this.form(workspace, formId);
       this.checkRevision(form, guard);
       const outcome = this.applyEdit(edit, form.draft_schema as unknown as DraftSchema);
+      await check?.(outcome, form.draft_schema as unknown as DraftSchema);
       const title = named(outcome.schema, outcome.title ?? form.title);
       const at = this.clock.now();
       const written = await this.repository.writeDraft(workspace.workspaceId, form.id, form.draft_revision, {

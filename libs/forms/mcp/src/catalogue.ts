@@ -172,7 +172,13 @@ export const FORMS_TOOLS: readonly FormsToolSpec[] = [
     description: `Adds a field to a step (appended, or at position). Payment fields are not available through MCP. ${REVISION}`,
     hints: write,
   },
-  { tool: 'update_field', operationId: 'updateField', title: 'Change a field', description: `Changes a field's properties. ${REVISION}`, hints: write },
+  {
+    tool: 'update_field',
+    operationId: 'updateField',
+    title: 'Change a field',
+    description: `Changes a field's properties. Payment fields are not available through MCP: neither made nor changed here. ${REVISION}`,
+    hints: write,
+  },
   {
     tool: 'delete_field',
     operationId: 'deleteField',

@@ -2,7 +2,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { createToolServer, RouteRequest, RouteResponse, ToolArgumentError, toRouteRequest } from '@shared/mcp';
 import { callExportTool, EXPORT_TOOLS, ExportTool, findExportTool, SubmissionExportsPort } from './export-tools';
-import { errorResult, routeError, successResult } from './results';
+import { errorResult, routeError, successResult, ToolError } from './results';
 import { FormsMcpTool, findTool } from './tools';
 
 export interface FormsMcpConnection {
@@ -71,6 +71,30 @@ function argumentProblem(tool: FormsMcpTool, args: Record<string, unknown>): { c
   return undefined;
 }
 
+/**
+ * update_field on a field that is a payment field in the draft: refused, as every other tool refuses payment fields.
+ * The draft is read first; any other answer to that read is left to the edit's own route.
+ */
+async function paymentFieldEdit(
+  connection: FormsMcpConnection,
+  tool: FormsMcpTool,
+  args: Record<string, unknown>,
+  run: (route: RouteRequest) => Promise<RouteResponse>,
+): Promise<ToolError | undefined> {
+  if (tool.spec.operationId !== 'updateField') return undefined;
+  const getForm = connection.tools.find((candidate) => candidate.spec.operationId === 'getForm')!;
+  const form = await run(toRouteRequest(getForm.route, { formId: args.formId }));
+  if (form.status !== 200) return undefined;
+  const steps = (form.body as { draft_schema: { steps: Array<{ fields: Array<{ id: string; type: string }> }> } }).draft_schema.steps;
+  if (!steps.some((step) => step.fields.some((field) => field.id === args.fieldId && field.type === 'payment'))) return undefined;
+  return {
+    status: 400,
+    code: 'payment_fields_not_available',
+    message: `${String(args.fieldId)} is a payment field; payment fields are not available through MCP: change it in the app.`,
+    details: { field: 'fieldId' },
+  };
+}
+
 async function callTool(connection: FormsMcpConnection, tool: FormsMcpTool, args: Record<string, unknown>): Promise<CallToolResult> {
   const problem = argumentProblem(tool, args);
   if (problem) return errorResult(tool.name, { status: 400, ...problem });
@@ -90,6 +114,8 @@ async function callTool(connection: FormsMcpConnection, tool: FormsMcpTool, args
         'x-request-id': connection.newRequestId(),
       },
     });
+  const refusal = await paymentFieldEdit(connection, tool, args, run);
+  if (refusal) return errorResult(tool.name, refusal);
   const response = await run(request);
   if (response.status < 200 || response.status >= 300) return errorResult(tool.name, routeError(response));
   const body = response.body as Record<string, unknown>;

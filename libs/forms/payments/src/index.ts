@@ -3,6 +3,7 @@ export * from './recorded-payment';
 export * from './providers/payment-provider';
 export * from './payment-integrations.service';
 export * from './payments.service';
+export * from './payment-field-rules';
 export * from './payments.module';
 export * from './workspace-admin.guard';
 export * from './webhook-events-prune';

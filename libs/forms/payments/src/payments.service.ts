@@ -45,7 +45,7 @@ export interface PaymentView {
 }
 
 /** The largest amount a stored order holds (a PostgreSQL integer of minor units). */
-const MAX_AMOUNT = 2_147_483_647;
+export const MAX_AMOUNT = 2_147_483_647;
 
 /** The public runtime's payment orders and checks, and the providers' webhooks. */
 @Injectable()

@@ -1,6 +1,7 @@
 import { applyDecorators, Body, Controller, Delete, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { COMPONENT_REF_PREFIX } from '@forms/draft-schema';
+import { PaymentFieldRules } from '@forms/payments';
 import { RequireScopes } from '@shared/auth';
 import {
   DeletedFieldDto,
@@ -48,7 +49,10 @@ const GuardQuery = () =>
 @ApiTags('Draft editing')
 @Controller('api/v1/forms/:form_id')
 export class DraftEditsController {
-  constructor(private readonly editor: DraftEditor) {}
+  constructor(
+    private readonly editor: DraftEditor,
+    private readonly paymentFields: PaymentFieldRules,
+  ) {}
 
   @Post('steps')
   @HttpCode(201)
@@ -59,7 +63,7 @@ export class DraftEditsController {
   @ApiErrors(400, 404, 409)
   addStep(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Body() body: unknown): Promise<StepEditDto> {
     const { guard, position, properties } = splitEditBody(body, { positioned: true });
-    return this.editor.addStep(workspace, formId, properties, position, guard);
+    return this.editor.addStep(workspace, formId, properties, position, guard, this.paymentFields.forDrafts(workspace.workspaceId));
   }
 
   // Declared before `steps/:step_id` routes so `reorder` is never read as a step id.
@@ -137,7 +141,7 @@ export class DraftEditsController {
     @Body() body: unknown,
   ): Promise<FieldEditDto> {
     const { guard, position, properties } = splitEditBody(body, { positioned: true });
-    return this.editor.addField(workspace, formId, stepId, properties, position, guard);
+    return this.editor.addField(workspace, formId, stepId, properties, position, guard, this.paymentFields.forDrafts(workspace.workspaceId));
   }
 
   @Post('steps/:step_id/fields/reorder')
@@ -182,7 +186,9 @@ export class DraftEditsController {
     @Body() body: unknown,
   ): Promise<FieldEditDto> {
     const { guard, properties } = splitEditBody(body, { positioned: false });
-    return this.editor.updateField(workspace, formId, fieldId, properties, guard);
+    return this.editor.updateField(workspace, formId, fieldId, properties, guard, (field, before) =>
+      this.paymentFields.checkField(workspace.workspaceId, field, before),
+    );
   }
 
   @Delete('fields/:field_id')

@@ -4,6 +4,7 @@ import { CurrentPrincipal, Principal, RequireScopes } from '@shared/auth';
 import { checkIdempotencyKey, findIdempotencyOutcome, Idempotent } from '@shared/idempotency';
 import { REDIS_CLIENT } from '@shared/redis';
 import type { Redis } from 'ioredis';
+import { PaymentFieldRules } from '@forms/payments';
 import {
   CreateFormStatusDto,
   DraftValidationDto,
@@ -26,6 +27,7 @@ export class FormStartsController {
     private readonly starts: FormStarts,
     private readonly workspaces: WorkspaceContextResolver,
     @Inject(REDIS_CLIENT) private readonly redis: Redis,
+    private readonly paymentFields: PaymentFieldRules,
   ) {}
 
   @Get('starter-templates')
@@ -48,7 +50,7 @@ export class FormStartsController {
     @Body() body: NewFormPlacementDto,
   ): Promise<FormDetailDto> {
     const target = await this.workspaces.forCreate(p, body.workspaceId ?? body.workspace_id);
-    return this.starts.fromStarter(target, templateId, body.title);
+    return this.starts.fromStarter(target, templateId, body.title, this.paymentFields.forDrafts(target.workspaceId));
   }
 
   @Get('form-creations/:idempotency_key')
@@ -75,7 +77,8 @@ export class FormStartsController {
   ): Promise<FormDetailDto> {
     // Without a workspace named, the copy stays beside the original when the caller may create there.
     const named = body.workspaceId ?? body.workspace_id ?? (source.role === 'viewer' ? undefined : source.workspaceId);
-    return this.starts.clone(source, formId, await this.workspaces.forCreate(p, named), body.title);
+    const target = await this.workspaces.forCreate(p, named);
+    return this.starts.clone(source, formId, target, body.title, (draft) => this.paymentFields.checkCopy(target.workspaceId, draft, source.workspaceId));
   }
 
   @Get('forms/:form_id/draft/validation')

@@ -20,6 +20,7 @@ import {
   UpdateFormDto,
   WorkspaceContextResolver,
 } from '@forms/forms';
+import { PaymentFieldRules } from '@forms/payments';
 import { ApiErrors } from '../../schema-pack/error-response';
 
 const FORM_LIST_LIMIT = { default: 20, max: 100 };
@@ -30,6 +31,7 @@ export class FormsController {
   constructor(
     private readonly forms: FormsService,
     private readonly workspaces: WorkspaceContextResolver,
+    private readonly paymentFields: PaymentFieldRules,
   ) {}
 
   @Post()
@@ -41,7 +43,7 @@ export class FormsController {
   // The workspace named in the body is resolved once the body is validated.
   async create(@CurrentPrincipal() p: Principal, @Body() body: CreateFormDto): Promise<FormDetailDto> {
     const workspace = await this.workspaces.forCreate(p, body.workspaceId ?? body.workspace_id);
-    return this.forms.create(workspace, { title: body.title, draftSchema: body.draftSchema });
+    return this.forms.create(workspace, { title: body.title, draftSchema: body.draftSchema }, this.paymentFields.forDrafts(workspace.workspaceId));
   }
 
   @Get()
@@ -69,7 +71,7 @@ export class FormsController {
   @ApiOkResponse({ type: UpdatedFormDto })
   @ApiErrors(400, 404, 409, 413)
   update(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Body() body: UpdateFormDto): Promise<UpdatedFormDto> {
-    return this.forms.update(workspace, formId, body);
+    return this.forms.update(workspace, formId, body, this.paymentFields.forDrafts(workspace.workspaceId));
   }
 
   @Put(':form_id/draft')
@@ -82,7 +84,7 @@ export class FormsController {
     @Param('form_id') formId: string,
     @Body() body: ReplaceDraftDto,
   ): Promise<RevisedFormDto> {
-    return this.forms.replaceDraft(workspace, formId, body);
+    return this.forms.replaceDraft(workspace, formId, body, this.paymentFields.forDrafts(workspace.workspaceId));
   }
 
   @Delete(':form_id')
@@ -101,7 +103,7 @@ export class FormsController {
   @ApiOkResponse({ type: PublishedFormDto })
   @ApiErrors(400, 404, 409, 413)
   publish(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Body() body: PublishFormDto): Promise<PublishedFormDto> {
-    return this.forms.publish(workspace, formId, body);
+    return this.forms.publish(workspace, formId, body, this.paymentFields.forDrafts(workspace.workspaceId));
   }
 
   @Post(':form_id/close')

@@ -1,0 +1,16 @@
+import { randomUUID } from 'node:crypto';
+import { FormsPrisma, Prisma } from '@forms/data-access';
+import { parseDraftSchema } from '@forms/draft-schema';
+import type { FormsApiHarness } from './helpers';
+
+/**
+ * A draft form in `workspaceId` holding `draft` as stored, past the rules the API applies to payment fields: as a form
+ * holds one whose provider was connected when it was added, or one stored before those rules.
+ */
+export async function formWithStoredDraft(api: FormsApiHarness, draft: object, workspaceId = api.main.workspaceId): Promise<string> {
+  const parsed = parseDraftSchema(draft, (prefix) => `${prefix}_${randomUUID().replaceAll('-', '')}`);
+  if (!parsed.ok) throw new Error(`not a draft: ${JSON.stringify(parsed.issues)}`);
+  const formId = (await api.as().post('/api/v1/forms').send({ workspaceId }).expect(201)).body.data.id as string;
+  await api.app.get(FormsPrisma).form.update({ where: { id: formId }, data: { draft_schema: parsed.value as unknown as Prisma.InputJsonValue } });
+  return formId;
+}
