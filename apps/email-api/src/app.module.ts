@@ -34,7 +34,6 @@ import { ConnectionSetupController } from './http/connection-setup/connection-se
 import { ConnectionsGuideController } from './http/connection-setup/connections-guide.controller';
 import { UnsubscribeController } from './http/unsubscribe/unsubscribe.controller';
 import { UnsubscribeService } from './http/unsubscribe/unsubscribe.service';
-import { UnsubscribeBodyParser } from './http/unsubscribe/unsubscribe-body-parser';
 import { DeliveryFeedbackController } from './http/delivery-feedback/delivery-feedback.controller';
 import { DeliveryFeedbackBody } from './http/delivery-feedback/delivery-feedback-body';
 import { TRACKING_PROVIDERS } from './http/tracking';
@@ -45,7 +44,7 @@ import { ImportsController } from './http/subscriber-jobs/imports.controller';
 import { ExportsController } from './http/subscriber-jobs/exports.controller';
 import { ExportDownloadController } from './http/subscriber-jobs/export-download.controller';
 import { UploadPageController } from './http/import-upload-page/upload-page.controller';
-import { ImportUploadBodyParser } from './http/import-upload-page/upload-body-parser';
+import { PageBodyParsers } from './http/pages/page-body-parsers';
 import { McpController } from './http/mcp/mcp.controller';
 import { McpEndpoint } from './http/mcp/mcp-endpoint';
 
@@ -116,9 +115,8 @@ export const EMAIL_HTTP_OPTIONS: HttpAppOptions = {
     // Unsubscribe links are signed with a key derived from CURSOR_SECRET (see UnsubscribeTokens).
     { provide: UnsubscribeTokens, useFactory: (config: AppConfig) => new UnsubscribeTokens(config.cursorSecret), inject: [APP_CONFIG] },
     UnsubscribeService,
-    UnsubscribeBodyParser,
     DeliveryFeedbackBody,
-    ImportUploadBodyParser,
+    PageBodyParsers,
     ...TRACKING_PROVIDERS,
     McpEndpoint,
   ],

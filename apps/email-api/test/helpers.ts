@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import request from 'supertest';
 import { AccessService } from '@email/access';
@@ -27,12 +28,17 @@ export interface EmailApiHarness {
 
 /**
  * Boots email-api on a fresh database with one workspace and an all-scopes key, and Redis keys under a prefix of its
- * own (queues, the send limiter's counters), removed on close.
+ * own (queues, the send limiter's counters), removed on close. `logStream`: where the app's pino lines go, for a test
+ * that reads them.
  */
-export async function emailApi(env: Record<string, string> = {}): Promise<EmailApiHarness> {
+export async function emailApi(env: Record<string, string> = {}, logStream?: Writable): Promise<EmailApiHarness> {
   const db = await createTestDatabase('email');
   const prefix = env.QUEUE_PREFIX ?? uniqueQueuePrefix();
-  const app = await createTestApp(AppModule, { EMAIL_DATABASE_URL: db.url, AUTH_CACHE_TTL_MS: '0', ...env, QUEUE_PREFIX: prefix }, EMAIL_HTTP_OPTIONS);
+  const app = await createTestApp(
+    AppModule,
+    { EMAIL_DATABASE_URL: db.url, AUTH_CACHE_TTL_MS: '0', ...env, QUEUE_PREFIX: prefix },
+    { ...EMAIL_HTTP_OPTIONS, logStream },
+  );
   const access = app.get(AccessService);
   const { workspace_id, api_key } = await access.createWorkspace('Test workspace');
   const as = (key = api_key) => {

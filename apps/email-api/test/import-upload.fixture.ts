@@ -10,7 +10,7 @@ export async function startUpload(api: EmailApiHarness, key?: string): Promise<{
 /** Opens the upload page like a browser: its CSRF cookie and token. */
 export async function openUploadPage(api: EmailApiHarness, pagePath: string): Promise<{ cookie: string; csrf: string }> {
   const page = await request(api.app.getHttpServer()).get(pagePath).expect(200);
-  return { cookie: page.headers['set-cookie'][0].split(';')[0], csrf: /data-csrf="([^"]+)"/.exec(page.text)![1] };
+  return { cookie: page.headers['set-cookie'][0].split(';')[0], csrf: /name="csrf_token" value="([^"]+)"/.exec(page.text)![1] };
 }
 
 /** Posts a file to the upload page as its script does. */

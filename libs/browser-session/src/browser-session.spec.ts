@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BrowserSessions, BrowserSessionStore, SignedOutCsrf, StoredBrowserSession } from './browser-sessions';
 import { SignInFlow } from './sign-in-flow';
 import { SignInLimiter } from './sign-in-limiter';
 import { hashPassword, verifyAgainstDecoy, verifyPassword } from './passwords';
-import { sessionPageCsp } from './page-shell';
+import { pageCsp, SESSION_PAGE_STYLE, sessionHtmlPage } from './page-shell';
 import { useSecureCookies } from './secure-cookies';
 
 function replyRecorder() {
@@ -62,10 +63,18 @@ describe('passwords', () => {
   });
 });
 
-describe('sessionPageCsp', () => {
-  it('allows forms to post back here and to the named targets only', () => {
-    expect(sessionPageCsp(['http://127.0.0.1:8123/cb?x=1'])).toContain("form-action 'self' http://127.0.0.1:8123;");
-    expect(sessionPageCsp()).toContain("default-src 'none'");
+describe('pageCsp', () => {
+  const hashOf = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+
+  it("allows the page's own stylesheet and script by hash, and forms to post back here and to the named targets only", () => {
+    const session = pageCsp(sessionHtmlPage({ title: 'Sign in', product: 'Postline', body: '', formTargets: ['http://127.0.0.1:8123/cb?x=1'] }));
+    expect(session).toBe(
+      `default-src 'none'; style-src ${hashOf(SESSION_PAGE_STYLE)}; form-action 'self' http://127.0.0.1:8123; base-uri 'none'; frame-ancestors 'none'`,
+    );
+    const upload = pageCsp({ style: 'p{}', script: 'go()', connectSelf: true });
+    expect(upload).toBe(
+      `default-src 'none'; style-src ${hashOf('p{}')}; script-src ${hashOf('go()')}; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
+    );
   });
 });
 

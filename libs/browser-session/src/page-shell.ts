@@ -2,6 +2,79 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import { escapeHtml } from '@shared/core';
 
+/**
+ * A server-rendered page of either service: the pages email links lead to (connection setup, import upload,
+ * unsubscribe) and the browser-session pages (sign-in, consent, connected apps). Each brings its own stylesheet; the
+ * document, the CSP and the headers are this one shell's.
+ */
+export interface HtmlPage {
+  title: string;
+  /** The one inline stylesheet, allowed by its hash. */
+  style: string;
+  /** Trusted HTML inside `<main>`: interpolate every value through `escapeHtml`. */
+  body: string;
+  /** Trusted HTML before `<main>`. */
+  header?: string;
+  mainClass?: string;
+  /** An optional inline script, allowed by its hash; the page must work without it. */
+  script?: string;
+  /** Whether the script may send requests back to this server (an upload with a progress bar). */
+  connectSelf?: boolean;
+  /**
+   * Origins a form post may end up at besides this one: browsers apply `form-action` to the redirect that follows a
+   * post, so a consent form that redirects back to an app names the app's redirect URI origin here.
+   */
+  formTargets?: readonly string[];
+}
+
+const sha256Source = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+
+/** No other origin, nothing inline but the page's own stylesheet and script, forms post only back here (or the named targets), never framed. */
+export function pageCsp(page: Pick<HtmlPage, 'style' | 'script' | 'connectSelf' | 'formTargets'>): string {
+  return [
+    "default-src 'none'",
+    `style-src ${sha256Source(page.style)}`,
+    ...(page.script ? [`script-src ${sha256Source(page.script)}`] : []),
+    ...(page.connectSelf ? ["connect-src 'self'"] : []),
+    ["form-action 'self'", ...(page.formTargets ?? []).map((target) => new URL(target).origin)].join(' '),
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+export function renderPage(page: HtmlPage): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<meta name="referrer" content="no-referrer">
+<title>${escapeHtml(page.title)}</title>
+<style>${page.style}</style>
+</head>
+<body>
+${page.header ? `${page.header}\n` : ''}<main${page.mainClass ? ` class="${page.mainClass}"` : ''}>
+${page.body}
+</main>
+${page.script ? `<script>${page.script}</script>\n` : ''}</body>
+</html>
+`;
+}
+
+/** Sends the page with its CSP. Never cached or indexed; a token-bearing URL never leaks as a referrer. */
+export function sendPage(reply: FastifyReply, status: number, page: HtmlPage): FastifyReply {
+  return reply
+    .status(status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('content-security-policy', pageCsp(page))
+    .header('cache-control', 'no-store')
+    .header('x-content-type-options', 'nosniff')
+    .header('referrer-policy', 'no-referrer')
+    .header('x-robots-tag', 'noindex')
+    .send(renderPage(page));
+}
+
 /** A server-rendered page of a signed-in (or signing-in) browser flow. */
 export interface SessionPage {
   title: string;
@@ -11,10 +84,7 @@ export interface SessionPage {
   body: string;
   /** A wider card, for tables. */
   wide?: boolean;
-  /**
-   * Origins a form post may end up at besides this one: browsers apply `form-action` to the redirect that follows a
-   * post, so a consent form that redirects back to an app names the app's redirect URI origin here.
-   */
+  /** See HtmlPage's. */
   formTargets?: string[];
 }
 
@@ -69,52 +139,20 @@ a{color:#0969da}
 @media (max-width:36rem){.product{margin:1rem 1.75rem .5rem;padding:0}main{border-radius:0;border-left:0;border-right:0}}
 `.trim();
 
-const STYLE_HASH = `'sha256-${createHash('sha256').update(SESSION_PAGE_STYLE).digest('base64')}'`;
-
-/** Nothing but the page's own stylesheet; forms post only back to this origin (or the named targets), never framed. */
-export function sessionPageCsp(formTargets: readonly string[] = []): string {
-  return [
-    "default-src 'none'",
-    `style-src ${STYLE_HASH}`,
-    ["form-action 'self'", ...formTargets.map((target) => new URL(target).origin)].join(' '),
-    "base-uri 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
-}
-
-export function renderSessionPage(page: SessionPage): string {
+/** A session page in the shell: the product's name above the card, the session stylesheet. */
+export function sessionHtmlPage(page: SessionPage): HtmlPage {
   const wide = page.wide ? ' wide' : '';
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(page.title)} · ${escapeHtml(page.product)}</title>
-<style>${SESSION_PAGE_STYLE}</style>
-</head>
-<body>
-<div class="product${wide}">${escapeHtml(page.product)}</div>
-<main class="card${wide}">
-${page.body}
-</main>
-</body>
-</html>
-`;
+  return {
+    title: `${page.title} · ${page.product}`,
+    style: SESSION_PAGE_STYLE,
+    header: `<div class="product${wide}">${escapeHtml(page.product)}</div>`,
+    mainClass: `card${wide}`,
+    body: page.body,
+    formTargets: page.formTargets,
+  };
 }
 
-/** Sends a session page with its CSP; never cached, never indexed, never a referrer. */
-export function sendSessionPage(reply: FastifyReply, status: number, page: SessionPage): FastifyReply {
-  return reply
-    .status(status)
-    .header('content-type', 'text/html; charset=utf-8')
-    .header('content-security-policy', sessionPageCsp(page.formTargets))
-    .header('cache-control', 'no-store')
-    .header('x-content-type-options', 'nosniff')
-    .header('referrer-policy', 'no-referrer')
-    .header('x-robots-tag', 'noindex')
-    .send(renderSessionPage(page));
-}
+export const sendSessionPage = (reply: FastifyReply, status: number, page: SessionPage): FastifyReply => sendPage(reply, status, sessionHtmlPage(page));
 
 /** The hidden field every form post of a session page carries. */
 export const csrfField = (token: string) => `<input type="hidden" name="csrf_token" value="${escapeHtml(token)}">`;

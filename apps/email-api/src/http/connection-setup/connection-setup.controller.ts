@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '@shared/auth';
 import { APP_CONFIG, AppConfig } from '@shared/config';
 import { SETUP_LINK_TTL_MS, SETUP_PAGE_PATH, SetupPageService, SetupPageView } from '@email/delivery';
-import { sendPage } from '../pages/html-page';
+import { sendPage } from '@shared/browser-session';
 import { SetupCsrf } from './setup-csrf';
 import { setupClosedPage, setupDonePage, setupFormPage } from './setup-pages';
 

@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Public } from '@shared/auth';
 import { CONNECTIONS_GUIDE_PATH } from '@email/delivery';
-import { sendPage } from '../pages/html-page';
+import { sendPage } from '@shared/browser-session';
 import { connectionsGuidePage } from './setup-pages';
 
 /**

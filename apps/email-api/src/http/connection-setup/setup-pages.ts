@@ -1,6 +1,6 @@
 import { escapeHtml } from '@shared/core';
 import type { ProviderSetting, SetupDoneView, SetupFormView } from '@email/delivery';
-import { HtmlPage } from '../pages/html-page';
+import { HtmlPage } from '@shared/browser-session';
 
 export const STYLE = `
 *{box-sizing:border-box}

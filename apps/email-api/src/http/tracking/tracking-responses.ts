@@ -1,6 +1,6 @@
 import { escapeHtml } from '@shared/core';
 import type { FastifyReply } from 'fastify';
-import { sendPage } from '../pages/html-page';
+import { sendPage } from '@shared/browser-session';
 
 /** The classic 43-byte transparent 1×1 GIF. */
 export const PIXEL_GIF = Buffer.from('R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64');

@@ -1,5 +1,5 @@
 import { escapeHtml } from '@shared/core';
-import { HtmlPage } from '../pages/html-page';
+import { HtmlPage } from '@shared/browser-session';
 
 /** `jane.doe@example.com` → `j•••@e•••.com`: enough for the recipient to recognise, little for whoever holds the link. */
 export function maskEmail(email: string): string {

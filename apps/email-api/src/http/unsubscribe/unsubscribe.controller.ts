@@ -2,7 +2,7 @@ import { Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Public } from '@shared/auth';
-import { sendPage } from '../pages/html-page';
+import { sendPage } from '@shared/browser-session';
 import { confirmPage, donePage, invalidPage } from './unsubscribe-pages';
 import { UnsubscribeService, UnsubscribeView } from './unsubscribe.service';
 
