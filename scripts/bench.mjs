@@ -14,7 +14,7 @@ import path from 'node:path';
 import { bin, install, log, root, run, toolEnv } from './lib/env.mjs';
 
 /** What the benchmarks run: their own package (and its libs) and the apps they load-test. */
-const PROJECTS = ['@tools/bench', '@apps/email-api', '@apps/forms-api', '@apps/webhook-worker', '@apps/forms-worker'];
+const PROJECTS = ['@tools/bench', '@apps/email-api', '@apps/forms-api', '@apps/webhook-worker', '@apps/forms-worker', '@apps/email-jobs-worker'];
 
 function build() {
   const started = performance.now();

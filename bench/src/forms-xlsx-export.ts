@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import * as ExcelJS from 'exceljs';
-import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -11,7 +11,7 @@ import { queuePrefix } from '@shared/queue';
 import { freePort } from '@shared/testing';
 import { Benchmark, emit, intOption, log, parseOptions, round, secondsSince } from './cli';
 import { openBenchDatabase, redactUrl, withClient } from './databases';
-import { appEntry, startApp } from './server';
+import { appEntry, processMemoryMb, startApp } from './server';
 
 const DATABASE = 'pl_bench_forms_export';
 const DEFAULT_ROWS = 100_000;
@@ -89,13 +89,6 @@ async function bareExport(url: string, file: string): Promise<number> {
   }
 }
 
-/** A process's resident memory now and at its peak (VmRSS, VmHWM), in MB. */
-function memoryMb(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN);
-  return { rss: Math.round(kb('VmRSS') / 1024), peak: Math.round(kb('VmHWM') / 1024) };
-}
-
 async function run(args: string[]): Promise<void> {
   const o = parseOptions(args, { rows: { type: 'string' }, 'worker-heap-mb': { type: 'string' }, 'database-url': { type: 'string' } });
   const rows = intOption(o.rows, 'rows', DEFAULT_ROWS, 1, 5_000_000);
@@ -123,7 +116,7 @@ async function run(args: string[]): Promise<void> {
     const seeded = performance.now();
     await seed(url, rows);
     log(`forms-xlsx-export: seeded ${rows.toLocaleString('en-US')} submissions in ${secondsSince(seeded)} s`);
-    const idle = memoryMb(worker.pid);
+    const idle = processMemoryMb(worker.pid);
 
     const exportId = 'sxp_bench';
     await withClient(url, (client) =>
@@ -146,7 +139,7 @@ async function run(args: string[]): Promise<void> {
       await sleep(50);
     }
     const seconds = secondsSince(started);
-    const memory = memoryMb(worker.pid);
+    const memory = processMemoryMb(worker.pid);
     if (done.status !== 'completed' || done.row_count !== rows) throw new Error(`export ended ${done.status} with ${done.row_count} rows: ${done.error}`);
     log(`forms-xlsx-export: worker export ${seconds} s, ${round((done.file_size ?? 0) / 1048576, 1)} MB, worker peak ${memory.peak} MB`);
 

@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { log, onInterrupt } from './cli';
@@ -38,6 +38,18 @@ export function processRssMb(pid: number): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A process's resident memory now and at its peak (VmRSS, VmHWM), in MB, from /proc (Linux). */
+export function processMemoryMb(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN);
+  return { rss: Math.round(kb('VmRSS') / 1024), peak: Math.round(kb('VmHWM') / 1024) };
+}
+
+/** Starts a process's peak (VmHWM) again from its current RSS (Linux, a process of ours). */
+export function resetPeakRss(pid: number): void {
+  writeFileSync(`/proc/${pid}/clear_refs`, '5');
 }
 
 export interface RunningApp {
