@@ -90,6 +90,14 @@ describe('FailedAuthLimiter (real Redis)', () => {
     expect(ttl).toBeLessThanOrEqual(10_000);
   });
 
+  it('counts an IPv6 client by its /64: a fresh address from the same network stays blocked, another network does not', async () => {
+    const limiter = limiterWith(2);
+    await limiter.recordFailure('2001:db8:aa:1::1');
+    await limiter.recordFailure('2001:db8:aa:1:ffff::2');
+    expect(refusalOf(() => limiter.assertAllowed('2001:db8:aa:1::3'))?.status).toBe(429);
+    expect(refusalOf(() => limiter.assertAllowed('2001:db8:aa:2::1'))).toBeUndefined();
+  });
+
   it('counts nothing when the limit is 0', async () => {
     const queuePrefix = uniqueQueuePrefix();
     const limiter = limiterWith(0, 60, queuePrefix);

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@shared/config';
 import { DomainError, TooManyRequests } from '@shared/errors';
-import { countInWindow, retryAfterSeconds, WindowCount } from '@shared/rate-limit';
+import { clientSubject, countInWindow, retryAfterSeconds, WindowCount } from '@shared/rate-limit';
 import { AuthRedis } from './auth-changes';
 
 /**
@@ -33,10 +33,11 @@ export class RefusedCredentials {
 }
 
 /**
- * Per-IP limit on failed authentications: a fixed window counted in Redis and shared by every replica. Each failure
- * is counted (one INCR); once the count passes the limit, this replica refuses the IP from memory until the window
- * ends, with 429 and Retry-After, before any database lookup. Requests whose credential is already verified and
- * cached never reach this check, so a working key behind the same address keeps working on replicas that know it.
+ * Per-IP limit on failed authentications (an IPv6 client counted by its /64, see clientSubject): a fixed window
+ * counted in Redis and shared by every replica. Each failure is counted (one INCR); once the count passes the limit,
+ * this replica refuses the IP from memory until the window ends, with 429 and Retry-After, before any database
+ * lookup. Requests whose credential is already verified and cached never reach this check, so a working key behind
+ * the same address keeps working on replicas that know it.
  */
 @Injectable()
 export class FailedAuthLimiter {
@@ -53,11 +54,12 @@ export class FailedAuthLimiter {
   }
 
   assertAllowed(ip: string): void {
-    const until = this.blockedUntil.get(ip);
+    const subject = clientSubject(ip);
+    const until = this.blockedUntil.get(subject);
     if (until === undefined) return;
     const now = Date.now();
     if (until <= now) {
-      this.blockedUntil.delete(ip);
+      this.blockedUntil.delete(subject);
       return;
     }
     throw TooManyRequests(retryAfterSeconds(until - now));
@@ -66,14 +68,15 @@ export class FailedAuthLimiter {
   async recordFailure(ip: string): Promise<void> {
     if (this.limit <= 0) return;
     const now = Date.now();
+    const subject = clientSubject(ip);
     let failures: WindowCount;
     try {
-      failures = await countInWindow(this.redis.connection(), `${this.config.queuePrefix}:auth-failures:${ip}`, this.windowMs, now, this.windowMs);
+      failures = await countInWindow(this.redis.connection(), `${this.config.queuePrefix}:auth-failures:${subject}`, this.windowMs, now, this.windowMs);
     } catch {
       return; // Redis unreachable (readiness reports it): the failure goes uncounted, the 401 itself stands
     }
     if (failures.used < this.limit) return;
     if (this.blockedUntil.size >= 100_000) this.blockedUntil.clear();
-    this.blockedUntil.set(ip, now + failures.resetMs);
+    this.blockedUntil.set(subject, now + failures.resetMs);
   }
 }

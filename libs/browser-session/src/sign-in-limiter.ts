@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { countInWindow, retryAfterSeconds } from '@shared/rate-limit';
+import { clientSubject, countInWindow, retryAfterSeconds } from '@shared/rate-limit';
 
 export interface SignInLimits {
   /** Failed attempts per account (the normalised address) per window. */
   perAccount: number;
-  /** Failed attempts per client IP per window. */
+  /** Failed attempts per client IP (an IPv6 client by its /64) per window. */
   perIp: number;
   windowMs: number;
 }
@@ -45,6 +45,6 @@ export class SignInLimiter {
   }
 
   private ipKey(ip: string): string {
-    return `${this.prefix}:ip:${ip}`;
+    return `${this.prefix}:ip:${clientSubject(ip)}`;
   }
 }

@@ -1,10 +1,12 @@
 import type { Redis } from 'ioredis';
+import type { AppConfig } from '@shared/config';
 import { TooManyRequests } from '@shared/errors';
+import { clientSubject } from './client-subject';
 import { countInWindow, retryAfterSeconds } from './fixed-window';
 
 /**
- * Requests per client IP on a route anyone may call without a credential (which RateLimitGuard does not count): a
- * fixed window in Redis shared by every replica.
+ * Requests per client IP (an IPv6 client by its /64, see clientSubject) on a route anyone may call without a
+ * credential (which RateLimitGuard does not count): a fixed window in Redis shared by every replica.
  */
 export class IpRequestLimit {
   constructor(
@@ -19,7 +21,7 @@ export class IpRequestLimit {
   /** Counts the request; the seconds to wait when it is over the limit, else null. */
   async attempt(ip: string): Promise<number | null> {
     if (this.perIp <= 0) return null;
-    const { used, resetMs } = await countInWindow(this.redis, `${this.prefix}:${ip}`, this.windowMs);
+    const { used, resetMs } = await countInWindow(this.redis, `${this.prefix}:${clientSubject(ip)}`, this.windowMs);
     return used > this.perIp ? retryAfterSeconds(resetMs) : null;
   }
 
@@ -28,4 +30,13 @@ export class IpRequestLimit {
     const wait = await this.attempt(ip);
     if (wait !== null) throw TooManyRequests(wait);
   }
+}
+
+/** The per-IP limit on a service's MCP requests that carry no credential (initialize, tools/list, …). */
+export function mcpPublicLimit(
+  redis: Redis,
+  config: Pick<AppConfig, 'queuePrefix' | 'mcpPublicRequestsPerIp' | 'mcpPublicWindowSeconds'>,
+  service: 'email' | 'forms',
+): IpRequestLimit {
+  return new IpRequestLimit(redis, `${config.queuePrefix}:${service}-mcp-public`, config.mcpPublicRequestsPerIp, config.mcpPublicWindowSeconds * 1000);
 }

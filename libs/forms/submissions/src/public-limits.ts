@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@shared/config';
-import { clientSubject } from './client-subject';
+import { clientSubject } from '@shared/rate-limit';
 import { RequestLimiter } from './request-limiter';
 
 /**

@@ -7,7 +7,7 @@ import { APP_CONFIG, AppConfig } from '@shared/config';
 import { DomainError, SharedErrors } from '@shared/errors';
 import { bearerChallenge, callsTools, POST_ONLY_ANSWER } from '@shared/mcp';
 import { protectedResourceMetadata } from '@shared/oauth';
-import { IpRequestLimit } from '@shared/rate-limit';
+import { IpRequestLimit, mcpPublicLimit } from '@shared/rate-limit';
 import { REDIS_CLIENT } from '@shared/redis';
 import { EMAIL_SCOPES } from '@email/access';
 import { EmailErrors } from '@email/contracts';
@@ -39,7 +39,7 @@ export class McpController {
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(REDIS_CLIENT) redis: Redis,
   ) {
-    this.publicLimit = new IpRequestLimit(redis, `${config.queuePrefix}:email-mcp-public`, config.mcpPublicRequestsPerIp, config.mcpPublicWindowSeconds * 1000);
+    this.publicLimit = mcpPublicLimit(redis, config, 'email');
     this.resourceMetadataUrl = `${config.publicBaseUrl}${PROTECTED_RESOURCE_PATH}`;
     this.resourceMetadata = protectedResourceMetadata({
       resource: `${config.publicBaseUrl}${MCP_PATH}`,

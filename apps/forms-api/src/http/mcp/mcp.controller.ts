@@ -7,7 +7,7 @@ import { APP_CONFIG, AppConfig } from '@shared/config';
 import { DomainError } from '@shared/errors';
 import { bearerChallenge, callsTools, POST_ONLY_ANSWER } from '@shared/mcp';
 import { protectedResourceMetadata } from '@shared/oauth';
-import { IpRequestLimit } from '@shared/rate-limit';
+import { IpRequestLimit, mcpPublicLimit } from '@shared/rate-limit';
 import { REDIS_CLIENT } from '@shared/redis';
 import { FORMS_SCOPES } from '@forms/accounts';
 import { FormsErrors } from '@forms/contracts';
@@ -38,7 +38,7 @@ export class FormsMcpController {
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(REDIS_CLIENT) redis: Redis,
   ) {
-    this.publicLimit = new IpRequestLimit(redis, `${config.queuePrefix}:forms-mcp-public`, config.mcpPublicRequestsPerIp, config.mcpPublicWindowSeconds * 1000);
+    this.publicLimit = mcpPublicLimit(redis, config, 'forms');
     const origin = config.formsPublicBaseUrl;
     this.resourceMetadataUrl = `${origin}${PROTECTED_RESOURCE_PATH}`;
     this.resourceMetadata = protectedResourceMetadata({
