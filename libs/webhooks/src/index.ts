@@ -10,3 +10,4 @@ export * from './pipeline/webhook-body';
 export * from './pipeline/webhook-dispatcher';
 export * from './pipeline/webhook-store';
 export * from './pipeline/dispatch-providers';
+export * from './event-patterns';

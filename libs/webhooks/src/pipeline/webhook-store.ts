@@ -1,4 +1,5 @@
 import type { SqlPool } from '@shared/sql';
+import { patternsSelectSql } from '../event-patterns';
 
 /** A delivery claimed for one attempt, with what the attempt needs. */
 export interface ClaimedDelivery {
@@ -66,7 +67,7 @@ export class WebhookStore {
           SELECT 'msg_' || substr(c.id, 5) || substr(s.id, 5), c.id, s.id, c.workspace_id, c.created_at
           FROM claimed c
           JOIN ${targets} s ON s.workspace_id = c.workspace_id AND s.status = 'active'
-            AND s.event_patterns && ARRAY[c.type, '*', split_part(c.type, '.', 1) || '.*']
+            AND ${patternsSelectSql('s.event_patterns', 'c.type')}
           ON CONFLICT (event_id, ${key}) DO NOTHING
           RETURNING 1
         )

@@ -8,6 +8,7 @@ import { EmailSql } from '@email/data-access';
 import { activationNeedsConsent, FieldDefinition, SubscriberStatusName } from '@email/audience';
 import { IdGenerator, WorkspaceId } from '@shared/core';
 import { isUniqueViolation } from '@shared/errors';
+import { patternsSelectSql } from '@shared/webhooks';
 import { CompiledMapping, ImportRow, Rejection } from './import-mapping';
 import { LaneBatch } from './import-lanes';
 
@@ -189,7 +190,7 @@ export class ImportBatchWriter {
       name: 'import_published_events',
       text: `SELECT t.type FROM unnest($2::text[]) AS t (type)
              WHERE EXISTS (SELECT 1 FROM webhook_subscriptions s WHERE s.workspace_id = $1 AND s.status = 'active'
-               AND s.event_patterns && ARRAY[t.type, '*', split_part(t.type, '.', 1) || '.*'])`,
+               AND ${patternsSelectSql('s.event_patterns', 't.type')})`,
       values: [workspaceId, SUBSCRIBER_EVENT_TYPES],
     });
     return new Set(rows.map((row) => row.type));

@@ -33,8 +33,3 @@ export function scopesForPatterns(patterns: readonly string[]): string[] {
   const wanted = patterns.includes('*') ? families : families.filter((family) => patterns.some((pattern) => pattern.split('.')[0] === family));
   return wanted.map((family) => FAMILY_READ_SCOPES[family]);
 }
-
-/** Whether a subscription with these patterns receives an event of this type (the same rule the worker's SQL applies). */
-export function patternsMatch(patterns: readonly string[], type: string): boolean {
-  return patterns.some((pattern) => pattern === '*' || pattern === type || pattern === `${type.split('.')[0]}.*`);
-}
