@@ -1,11 +1,14 @@
 /**
  * email-jobs-worker with SUBSCRIBER_JOB_FILES_STORAGE=s3, against a fake S3 on loopback: an import reads its upload
- * from the bucket and an export writes its CSV there, under the configured key prefix. Real PostgreSQL, Redis, BullMQ.
+ * from the bucket and an export writes its CSV there, under the configured key prefix; a refused write ends the export
+ * and its multipart upload. Real PostgreSQL, Redis, BullMQ.
  */
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import { EmailQueues } from '@email/contracts';
 import { EmailPrisma } from '@email/data-access';
+import { ExportRunner } from '@email/jobs';
+import { trustedWorkspaceId } from '@shared/core';
 import { FakeS3Server } from '../../../libs/email/jobs/src/testing/fake-s3-server.fixture';
 import { settled, useJobsWorker } from './worker.fixture';
 
@@ -79,5 +82,30 @@ describe('email-jobs-worker: job files in S3', () => {
       ]),
     );
     expect(fake.requests.every((request) => request.authorization.includes('Credential=AKIAWORKERTEST/'))).toBe(true);
+  });
+
+  it('stops an export whose file the bucket refuses mid-stream, aborting the upload and giving back its connection', async () => {
+    const big = 'wsp_s3_big';
+    await prisma.workspace.create({ data: { id: big, name: 'Big' } });
+    // About 20 MB of CSV: past the first 8 MiB part, so the bucket refuses it while the COPY is still sending.
+    await prisma.$executeRaw`INSERT INTO subscribers (id, workspace_id, email, name, updated_at)
+      SELECT 'sub_big_' || lpad(i::text, 6, '0'), ${big}, 'big' || i || '@example.com', repeat('n', 150), now() FROM generate_series(1, 100000) AS i`;
+    await prisma.subscriberExportJob.create({ data: { id: 'exp_s3_big', workspace_id: big } });
+    const runner = jobs.worker().app.get(ExportRunner);
+
+    fake.refuseWrites = true;
+    await expect(runner.run(trustedWorkspaceId(big), 'exp_s3_big')).rejects.toThrow(/AccessDenied/);
+    fake.refuseWrites = false;
+    const copying = await prisma.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM pg_stat_activity
+      WHERE datname = current_database() AND state <> 'idle' AND query LIKE 'COPY%'`;
+    expect(copying).toEqual([{ n: 0 }]);
+    expect(fake.requests.some((request) => request.operation === 'AbortMultipartUpload')).toBe(true);
+    expect(fake.uploads.size).toBe(0);
+    expect(fake.objects.has(`tenant-files/exports/${big}/exp_s3_big.csv`)).toBe(false);
+
+    expect(await runner.run(trustedWorkspaceId(big), 'exp_s3_big')).toBe('completed');
+    expect(await prisma.subscriberExportJob.findUniqueOrThrow({ where: { id: 'exp_s3_big' } })).toMatchObject({ status: 'Completed', exported_count: 100_000 });
+    const csv = fake.objects.get(`tenant-files/exports/${big}/exp_s3_big.csv`)!.toString('utf8');
+    expect(csv.trimEnd().split('\n')).toHaveLength(100_001);
   });
 });

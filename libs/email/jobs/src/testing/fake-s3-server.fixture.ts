@@ -29,6 +29,8 @@ export class FakeS3Server {
   readonly objects = new Map<string, Buffer>();
   readonly uploads = new Map<string, MultipartUpload>();
   readonly requests: FakeS3Request[] = [];
+  /** While set, every PutObject and UploadPart is refused with 403 AccessDenied, as a bucket whose policy changed. */
+  refuseWrites = false;
   private server?: LoopbackHttpServer;
 
   /** `listPageSize` caps a ListObjectsV2 page below the asked `max-keys`, as S3 may, so callers must follow tokens. */
@@ -69,6 +71,7 @@ export class FakeS3Server {
 
     if (!authorization.startsWith(`AWS4-HMAC-SHA256 Credential=${this.accessKeyId}/`)) return error(403, 'InvalidAccessKeyId');
     if (bucket !== this.bucket) return error(404, 'NoSuchBucket');
+    if (this.refuseWrites && (operation === 'PutObject' || operation === 'UploadPart')) return error(403, 'AccessDenied');
     switch (operation) {
       case 'PutObject':
         this.objects.set(key, body);
