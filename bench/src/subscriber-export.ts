@@ -1,10 +1,12 @@
 import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { Client } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
-import { EmailPrisma } from '@email/data-access';
-import { ExportRunner } from '@email/jobs';
+import { EmailPrisma, EmailSql, Prisma } from '@email/data-access';
+import { copyStatement, ExportRunner, TagLookup, tagLookupFor } from '@email/jobs';
 import { trustedWorkspaceId } from '@shared/core';
 import { Benchmark, emit, intOption, log, parseOptions, round, secondsSince } from './cli';
 import { openBenchDatabase, redactUrl, withClient } from './databases';
@@ -15,13 +17,62 @@ const DATABASE = 'pl_bench_subscriber_export';
 const FULL = 1_000_000;
 const GOAL_ROWS_PER_S = 100_000;
 const WS = 'wsp_bench_export';
+/** A workspace a hundredth the size of the main one, exported from the same database after it. */
+const SMALL_WS = 'wsp_bench_export_small';
+const FIELDS = [
+  { id: 'cf_bx_plan', type: 'Text' },
+  { id: 'cf_bx_score', type: 'Number' },
+];
 
 const USAGE = `subscriber-export [--rows 200000 | --full] [--database-url URL]
   A subscriber export as email-jobs-worker runs it, in this process: one COPY of the workspace's subscribers (every
   standard column, their tags and two custom fields by label, each cell formatted and guarded) streamed as CSV into the
   job files store. Against a bare COPY (SELECT …) TO STDOUT of the same rows and columns into a file, in the same run:
   PostgreSQL's own text forms, the tags from a subquery per row. --full: ${FULL.toLocaleString('en-US')} subscribers
-  (goal ≥ ${GOAL_ROWS_PER_S.toLocaleString('en-US')} rows/s, memory flat).`;
+  (goal ≥ ${GOAL_ROWS_PER_S.toLocaleString('en-US')} rows/s, memory flat). Then a workspace a hundredth that size (at least
+  1,000) is exported from the same database, and its COPY is timed with each way of finding the tags: a small
+  workspace among large ones must not read every workspace's memberships.`;
+
+/** A workspace with the two custom fields and `count` subscribers, every one of them tagged. */
+async function seedWorkspace(client: Client, workspaceId: string, idPrefix: string, count: number): Promise<void> {
+  await client.query('DELETE FROM workspaces WHERE id = $1', [workspaceId]);
+  await client.query(`INSERT INTO workspaces (id, name, updated_at) VALUES ($1, 'Bench export', now())`, [workspaceId]);
+  await client.query(
+    `INSERT INTO custom_fields (id, workspace_id, label, label_key, type, options, updated_at)
+    VALUES ($2 || 'plan', $1, 'Plan', 'plan', 'Text', '{}', now()), ($2 || 'score', $1, 'Score', 'score', 'Number', '{}', now())`,
+    [workspaceId, `cf_${idPrefix}_`],
+  );
+  await client.query(`INSERT INTO tags (id, workspace_id, name, name_key, updated_at) VALUES ($2, $1, 'Customers', 'customers', now())`, [
+    workspaceId,
+    `tag_${idPrefix}`,
+  ]);
+  await client.query(
+    `INSERT INTO subscribers (id, workspace_id, email, name, status, country, custom_fields, subscribed_at, created_at, updated_at)
+     SELECT 'sub_' || $3 || '_' || lpad(i::text, 8, '0'), $1, 'user' || i || '@bench.example', 'User ' || i, 'Active', 'DE',
+            jsonb_build_object($4::text, 'plan-' || (i % 7), $5::text, i % 100), now(), now(), now()
+     FROM generate_series(1, $2::int) AS i`,
+    [workspaceId, count, idPrefix, `cf_${idPrefix}_plan`, `cf_${idPrefix}_score`],
+  );
+  await client.query(
+    `INSERT INTO subscriber_tags (workspace_id, subscriber_id, tag_id, created_at) SELECT $1, id, $2, now() FROM subscribers WHERE workspace_id = $1`,
+    [workspaceId, `tag_${idPrefix}`],
+  );
+}
+
+/** Seconds the export's COPY of a whole workspace takes with `lookup`, its output discarded. */
+async function timedCopy(sql: EmailSql, workspaceId: string, idPrefix: string, lookup: TagLookup): Promise<number> {
+  const fields = FIELDS.map((field) => ({ ...field, id: field.id.replace('bx', idPrefix) }));
+  const started = performance.now();
+  await sql.transaction(
+    (client) =>
+      pipeline(
+        client.query(copyTo(copyStatement(client, workspaceId, Prisma.sql`s.workspace_id = ${workspaceId}`, fields, lookup))),
+        new Writable({ write: (_chunk, _encoding, done) => done() }),
+      ),
+    { timeoutMs: 0 },
+  );
+  return secondsSince(started);
+}
 
 async function run(args: string[]): Promise<void> {
   const o = parseOptions(args, { rows: { type: 'string' }, full: { type: 'boolean' }, 'database-url': { type: 'string' } });
@@ -31,26 +82,10 @@ async function run(args: string[]): Promise<void> {
   const filesDir = mkdtempSync(path.join(tmpdir(), 'postline-bench-export-'));
   const app = await subscriberJobsContext(url, { filesDir });
   try {
+    const smallRows = Math.max(1000, Math.round(rows / 100));
     await withClient(url, async (client) => {
-      await client.query('DELETE FROM workspaces WHERE id = $1', [WS]);
-      await client.query(`INSERT INTO workspaces (id, name, updated_at) VALUES ($1, 'Bench export', now())`, [WS]);
-      await client.query(
-        `INSERT INTO custom_fields (id, workspace_id, label, label_key, type, options, updated_at)
-        VALUES ('cf_bx_plan', $1, 'Plan', 'plan', 'Text', '{}', now()), ('cf_bx_score', $1, 'Score', 'score', 'Number', '{}', now())`,
-        [WS],
-      );
-      await client.query(`INSERT INTO tags (id, workspace_id, name, name_key, updated_at) VALUES ('tag_bx', $1, 'Customers', 'customers', now())`, [WS]);
-      await client.query(
-        `INSERT INTO subscribers (id, workspace_id, email, name, status, country, custom_fields, subscribed_at, created_at, updated_at)
-         SELECT 'sub_bx_' || lpad(i::text, 8, '0'), $1, 'user' || i || '@bench.example', 'User ' || i, 'Active', 'DE',
-                jsonb_build_object('cf_bx_plan', 'plan-' || (i % 7), 'cf_bx_score', i % 100), now(), now(), now()
-         FROM generate_series(1, $2::int) AS i`,
-        [WS, rows],
-      );
-      await client.query(
-        `INSERT INTO subscriber_tags (workspace_id, subscriber_id, tag_id, created_at) SELECT $1, id, 'tag_bx', now() FROM subscribers WHERE workspace_id = $1`,
-        [WS],
-      );
+      await seedWorkspace(client, WS, 'bx', rows);
+      await seedWorkspace(client, SMALL_WS, 'bs', smallRows);
       await client.query('VACUUM ANALYZE subscribers');
       await client.query('VACUUM ANALYZE subscriber_tags');
     });
@@ -102,6 +137,26 @@ async function run(args: string[]): Promise<void> {
       goal_rows_per_s: GOAL_ROWS_PER_S,
       meets_goal: rate >= GOAL_ROWS_PER_S,
       database_url: redactUrl(url),
+    });
+
+    await prisma.subscriberExportJob.create({ data: { id: 'exp_bench_small', workspace_id: SMALL_WS } });
+    const smallStarted = performance.now();
+    await app.get(ExportRunner).run(trustedWorkspaceId(SMALL_WS), 'exp_bench_small');
+    const smallSeconds = secondsSince(smallStarted);
+    const sql = app.get(EmailSql);
+    const chosen = await sql.transaction((client) => tagLookupFor(client, SMALL_WS, Prisma.sql`s.workspace_id = ${SMALL_WS}`));
+    const perRow = await timedCopy(sql, SMALL_WS, 'bs', 'per-row');
+    const onePass = await timedCopy(sql, SMALL_WS, 'bs', 'one-pass');
+    emit({
+      bench: 'subscriber-export-small-workspace',
+      rows: smallRows,
+      other_workspace_rows: rows,
+      seconds: round(smallSeconds, 3),
+      rows_per_s: Math.round(smallRows / smallSeconds),
+      tag_lookup_chosen: chosen,
+      copy_per_row_seconds: round(perRow, 3),
+      copy_one_pass_seconds: round(onePass, 3),
+      ratio_one_pass_over_per_row: round(onePass / perRow, 2),
     });
   } finally {
     await app.close();

@@ -189,15 +189,30 @@ describe('email-jobs-worker: subscriber exports', () => {
     }
   });
 
-  it('looks the tags up per row for a small share of the list and reads them in one pass for most of it', async () => {
-    await prisma.subscriber.createMany({
-      data: Array.from({ length: 2_000 }, (_, i) => ({ id: `sub_share_${String(i).padStart(4, '0')}`, workspace_id: WS, email: `share${i}@example.com` })),
-    });
+  it('looks the tags up per row for a search or a small workspace among large ones, and in one pass for a whole list', async () => {
+    /** A workspace of `count` subscribers, each with one tag. */
+    const workspaceOf = async (id: string, count: number) => {
+      await prisma.workspace.create({ data: { id, name: id } });
+      await prisma.tag.create({ data: { id: `tag_${id}`, workspace_id: id, name: 'everyone', name_key: 'everyone' } });
+      await prisma.$executeRaw`INSERT INTO subscribers (id, workspace_id, email, updated_at)
+        SELECT 'sub_' || ${id} || '_' || lpad(i::text, 5, '0'), ${id}, 'share' || i || '@example.com', now() FROM generate_series(1, ${count}::int) AS i`;
+      await prisma.$executeRaw`INSERT INTO subscriber_tags (subscriber_id, tag_id, workspace_id)
+        SELECT id, ${`tag_${id}`}, ${id} FROM subscribers WHERE workspace_id = ${id}`;
+    };
+    await workspaceOf('wsp_lookup_mid', 2_000);
+    await workspaceOf('wsp_lookup_tiny', 10);
+    // The pass scans every workspace's memberships: this one's make it too dear for the tiny workspace, not for the others.
+    await workspaceOf('wsp_lookup_large', 20_000);
     await prisma.$executeRaw`ANALYZE subscribers`;
+    await prisma.$executeRaw`ANALYZE subscriber_tags`;
     const sql = jobs.worker().app.get(EmailSql);
-    const lookup = (where: Prisma.Sql) => sql.transaction((client) => tagLookupFor(client, WS, where));
-    expect(await lookup(Prisma.sql`s.workspace_id = ${WS}`)).toBe('one-pass');
-    expect(await lookup(Prisma.sql`s.workspace_id = ${WS} AND s.email = ${'share7@example.com'}`)).toBe('per-row');
+    const lookup = (workspaceId: string, where: Prisma.Sql = Prisma.empty) =>
+      sql.transaction((client) => tagLookupFor(client, workspaceId, Prisma.sql`s.workspace_id = ${workspaceId} ${where}`));
+
+    expect(await lookup('wsp_lookup_mid')).toBe('one-pass');
+    expect(await lookup('wsp_lookup_mid', Prisma.sql`AND s.email = ${'share7@example.com'}`)).toBe('per-row');
+    expect(await lookup('wsp_lookup_tiny')).toBe('per-row');
+    expect(await lookup('wsp_lookup_large')).toBe('one-pass');
   });
 
   it('rolls back and gives its connection back when the file cannot be written, and a rerun writes it', async () => {
