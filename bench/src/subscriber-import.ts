@@ -18,6 +18,8 @@ const DATABASE = 'pl_bench_subscriber_jobs';
 const FULL = 1_000_000;
 const GOAL_ROWS_PER_S = 60_000;
 const GOAL_RSS_MB = 300;
+/** The V8 heap limit email-jobs-worker runs with wherever it is launched (npm start, docker/compose.yaml, k8s). */
+const DEPLOYED_HEAP_MB = 256;
 const WS = 'wsp_bench_import';
 
 const USAGE = `subscriber-import [--rows 200000 | --full] [--batch 5000] [--writers 2] [--in-process] [--worker-heap-mb N] [--database-url URL]
@@ -29,7 +31,8 @@ const USAGE = `subscriber-import [--rows 200000 | --full] [--batch 5000] [--writ
   PostgreSQL alone inserting the same rows and their tag into an empty copy of our tables in one statement each. RSS is the worker's: idle before
   the first job, and its peak (VmHWM) over each job. --writers: import lanes written at once. --in-process: the import runner in this process instead (no queue;
   for CPU profiles), RSS then being this process's, which loads more than the worker. --worker-heap-mb: the worker's
-  V8 old-space limit (--max-old-space-size), to see how much of its peak is garbage V8 leaves while it has room. --full: ${FULL.toLocaleString('en-US')} rows
+  V8 old-space limit (--max-old-space-size), ${DEPLOYED_HEAP_MB} by default as it is deployed; 0 leaves V8's own, to see
+  how much of the peak is garbage V8 leaves while it has room. --full: ${FULL.toLocaleString('en-US')} rows
   (goal ≥ ${GOAL_ROWS_PER_S.toLocaleString('en-US')} rows/s, worker RSS < ${GOAL_RSS_MB} MB).`;
 
 async function writeCsv(file: string, rows: number): Promise<void> {
@@ -57,7 +60,7 @@ async function run(args: string[]): Promise<void> {
   });
   const rows = o.full ? FULL : intOption(o.rows, 'rows', 200_000, 1, 10_000_000);
   const batch = intOption(o.batch, 'batch', 5000, 100, 100_000);
-  const heapMb = o['worker-heap-mb'] === undefined ? undefined : intOption(o['worker-heap-mb'], 'worker-heap-mb', 0, 32, 65_536);
+  const heapMb = intOption(o['worker-heap-mb'], 'worker-heap-mb', DEPLOYED_HEAP_MB, 0, 65_536);
   const writers = intOption(o.writers, 'writers', 2, 1, 8);
   const database = await openBenchDatabase('subscriber-import', { name: DATABASE, givenUrl: o['database-url'], keep: false });
   const { url } = database;
@@ -184,7 +187,7 @@ async function run(args: string[]): Promise<void> {
       rss_of: worker ? 'email-jobs-worker' : 'bench process',
       rss_before_mb: first.rssBeforeMb,
       rss_peak_mb: Math.max(first.rssMb, again.rssMb),
-      worker_heap_limit_mb: heapMb ?? null,
+      worker_heap_limit_mb: heapMb || null,
       bare_copy_seconds: round(copySeconds, 3),
       bare_copy_rows_per_s: Math.round(rows / copySeconds),
       ratio_import_over_copy: round(rate / (rows / copySeconds), 3),
