@@ -71,11 +71,12 @@ describe('AuthChangeBus (real Redis)', () => {
     await settle();
     seen.length = 0;
 
-    // Messages received in order keep the epoch in step: no forget-everything follows them.
+    // Messages received in order keep the epoch in step: no forget-everything follows them. (A check that reads the
+    // epoch between its increment and the message's arrival forgets everything first, which is harmless.)
     await bus.publish('email', { kind: 'owner', id: 'usr_1' });
-    await until(() => seen.length > 0);
+    await until(() => seen.some((change) => change !== null));
     await settle();
-    expect(seen).toEqual([{ kind: 'owner', id: 'usr_1' }]);
+    expect(seen.slice(seen.findIndex((change) => change !== null))).toEqual([{ kind: 'owner', id: 'usr_1' }]);
 
     seen.length = 0;
     await raw.incr(`${prefix}:auth-epoch:email`);
