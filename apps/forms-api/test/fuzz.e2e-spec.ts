@@ -26,6 +26,18 @@ const BODYLESS_RUNS = fuzzRuns(20);
 const UPLOAD_RUNS = fuzzRuns(60);
 const PATH_RUNS = fuzzRuns(150);
 
+/**
+ * Whether a path segment, as the server decodes it, is an Idempotency-Key (1-255 visible ASCII characters). A raw `/`
+ * starts another segment, so that is another path.
+ */
+function isIdempotencyKey(segment: string): boolean {
+  try {
+    return !segment.includes('/') && /^[\x21-\x7e]{1,255}$/.test(decodeURIComponent(segment));
+  } catch {
+    return false;
+  }
+}
+
 const OPERATIONS = [...new Set([...NUMBER_OPERATIONS, ...TEXT_OPERATIONS])];
 
 /** The property names the write endpoints know, for dictionaries of random values. */
@@ -1208,6 +1220,11 @@ describe('forms-api: fuzzing the write endpoints', () => {
               .set('content-type', 'application/json');
             if (idempotencyKey !== undefined) test = test.set('idempotency-key', idempotencyKey);
             const res = await test.send('{}');
+            if (replaced === 'idempotency_key' && isIdempotencyKey(segment)) {
+              // Not malformed: any visible ASCII is a key (`..`, `%25`), so this asks after one never used here.
+              expect({ path, status: res.status, outcome: (res.body as { status?: unknown }).status }).toEqual({ path, status: 200, outcome: 'unknown' });
+              return;
+            }
             if (path.startsWith('/f/') || path.startsWith('/favicon')) {
               // The hosted page and its assets answer with HTML or files, not the JSON envelope.
               expect({ path, status: res.status, isClientError: res.status >= 400 && res.status < 500 }).toEqual({

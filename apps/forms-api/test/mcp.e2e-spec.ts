@@ -160,6 +160,14 @@ describe('forms-api: MCP endpoint (real MCP client over streamable HTTP)', () =>
       status: 'unknown',
       form: null,
     });
+    // The longest key there is, with characters a path must percent-encode.
+    const longKey = `${'k'.repeat(250)}%/?#x`;
+    const longCreated = ok(await call(client, 'postline_create_form', { ...args, idempotencyKey: longKey }));
+    expect(ok(await call(client, 'postline_get_create_form_status', { idempotencyKey: longKey }))).toMatchObject({
+      idempotencyKey: longKey,
+      status: 'created',
+      form: { id: longCreated.data!.id },
+    });
     const reused = await call(client, 'postline_create_form', { ...args, title: 'Something else' });
     expect(reused.error).toMatchObject({ category: 'conflict', code: 'idempotency_key_reused' });
 

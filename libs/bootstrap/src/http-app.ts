@@ -26,6 +26,9 @@ export function createFastifyAdapter(config: AppConfig, options: HttpAppOptions)
     ...httpLoggingOptions(config, options.service, options.logStream),
     ...httpEdgeOptions(config, echo),
     bodyLimit: options.bodyLimitBytes ?? 1024 * 1024,
+    // Fastify's default is 100: too short for an Idempotency-Key (255 visible ASCII, each perhaps percent-encoded)
+    // in GET /api/v1/form-creations/{key}, which answered 404 for a longer valid key.
+    maxParamLength: 3 * 255,
     trustProxy: config.trustProxy,
     genReqId: requestIdGenerator(echo),
   });
