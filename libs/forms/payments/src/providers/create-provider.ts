@@ -1,11 +1,13 @@
 import type { PaymentSettings } from '@shared/config';
 import type { PaymentProvider, PaymentProviderName, ProviderCredentials } from './payment-provider';
-import { RazorpayProvider } from './razorpay-provider';
-import { StripeProvider } from './stripe-provider';
 
-/** The provider's SDK client for one workspace's credentials, aimed at the configured base URL. */
-export function createPaymentProvider(name: PaymentProviderName, credentials: ProviderCredentials, settings: PaymentSettings): PaymentProvider {
-  return name === 'razorpay'
-    ? new RazorpayProvider(credentials, { baseUrl: settings.razorpayApiBaseUrl, timeoutMs: settings.timeoutMs })
-    : new StripeProvider(credentials, { baseUrl: settings.stripeApiBaseUrl, timeoutMs: settings.timeoutMs });
+/**
+ * The provider's SDK client for one workspace's credentials, aimed at the configured base URL. Each SDK is loaded on
+ * first use, so a process that takes no payment (forms-worker) carries neither: about 4 MB of heap together.
+ */
+export async function createPaymentProvider(name: PaymentProviderName, credentials: ProviderCredentials, settings: PaymentSettings): Promise<PaymentProvider> {
+  const endpoint = { timeoutMs: settings.timeoutMs };
+  if (name === 'razorpay')
+    return new (await import('./razorpay-provider')).RazorpayProvider(credentials, { ...endpoint, baseUrl: settings.razorpayApiBaseUrl });
+  return new (await import('./stripe-provider')).StripeProvider(credentials, { ...endpoint, baseUrl: settings.stripeApiBaseUrl });
 }

@@ -74,3 +74,15 @@ export interface PaymentProvider {
   /** Verifies the signature over the exact body with the webhook secret; throws PaymentProviderFailure('signature'). */
   readWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): PaymentWebhookEvent;
 }
+
+/** Where a provider's API is (the real one, or a local fake in tests) and how long a call may take. */
+export interface ProviderEndpoint {
+  baseUrl: string;
+  timeoutMs: number;
+}
+
+/** A request header as one non-empty string, or null. */
+export function headerValue(headers: Record<string, string | string[] | undefined>, name: string): string | null {
+  const value = headers[name];
+  return typeof value === 'string' && value !== '' ? value : null;
+}

@@ -2,19 +2,16 @@ import { createHash } from 'node:crypto';
 import Razorpay from 'razorpay';
 import { validatePaymentVerification, validateWebhookSignature } from 'razorpay/dist/utils/razorpay-utils';
 import {
+  headerValue,
   PaymentProvider,
   PaymentProviderFailure,
   PaymentWebhookEvent,
   ProviderCredentials,
   type CreatedOrder,
+  type ProviderEndpoint,
   type OrderRequest,
   type VerifiedPayment,
 } from './payment-provider';
-
-export interface ProviderEndpoint {
-  baseUrl: string;
-  timeoutMs: number;
-}
 
 interface RazorpayEventPayload {
   event?: unknown;
@@ -66,7 +63,7 @@ export class RazorpayProvider implements PaymentProvider {
   }
 
   readWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): PaymentWebhookEvent {
-    const signature = header(headers, 'x-razorpay-signature');
+    const signature = headerValue(headers, 'x-razorpay-signature');
     const body = rawBody.toString('utf8');
     const secret = this.credentials.webhookSecret;
     if (!signature || !secret || !safeValidate(body, signature, secret)) {
@@ -78,7 +75,7 @@ export class RazorpayProvider implements PaymentProvider {
     const orderId = stringOrNull(payment.order_id) ?? stringOrNull(event.payload?.order?.entity?.id);
     return {
       // Razorpay's event id header; a body hash stands in for deliveries without one (the same body is the same event).
-      eventId: header(headers, 'x-razorpay-event-id') ?? `sha256:${createHash('sha256').update(rawBody).digest('hex')}`,
+      eventId: headerValue(headers, 'x-razorpay-event-id') ?? `sha256:${createHash('sha256').update(rawBody).digest('hex')}`,
       type,
       outcome: PAID_EVENTS.has(type) ? 'paid' : type === 'payment.failed' ? 'failed' : 'ignored',
       orderId,
@@ -96,11 +93,6 @@ function safeValidate(body: string, signature: string, secret: string): boolean 
   } catch {
     return false;
   }
-}
-
-export function header(headers: Record<string, string | string[] | undefined>, name: string): string | null {
-  const value = headers[name];
-  return typeof value === 'string' && value !== '' ? value : null;
 }
 
 const stringOrNull = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);

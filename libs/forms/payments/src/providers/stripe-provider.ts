@@ -1,14 +1,15 @@
 import Stripe from 'stripe';
 import {
+  headerValue,
   PaymentProvider,
   PaymentProviderFailure,
   PaymentWebhookEvent,
   ProviderCredentials,
   type CreatedOrder,
   type OrderRequest,
+  type ProviderEndpoint,
   type VerifiedPayment,
 } from './payment-provider';
-import { header, type ProviderEndpoint } from './razorpay-provider';
 
 /**
  * Stripe PaymentIntents through the official SDK: the intent is created with the secret key, the browser confirms it
@@ -63,7 +64,7 @@ export class StripeProvider implements PaymentProvider {
   }
 
   readWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): PaymentWebhookEvent {
-    const signature = header(headers, 'stripe-signature');
+    const signature = headerValue(headers, 'stripe-signature');
     const secret = this.credentials.webhookSecret;
     let event: Stripe.Event;
     try {
