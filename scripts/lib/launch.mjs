@@ -8,11 +8,11 @@ export const DEPLOYABLES = [
   { name: 'email-api', port: 3000, portVar: 'PORT' },
   { name: 'forms-api', port: 3100, portVar: 'PORT' },
   { name: 'email-send-worker', port: 9101, portVar: 'HEALTH_PORT' },
-  // V8 collects before its heap passes 256 MB, as in docker/compose.yaml and k8s: with its default limit an import's
-  // peak RSS is mostly garbage it has not needed to collect yet.
+  // The jobs workers' V8 heaps are capped as in docker/compose.yaml and k8s: with V8's default limit an import's or a
+  // spreadsheet export's peak RSS is mostly garbage it has not needed to collect yet.
   { name: 'email-jobs-worker', port: 9102, portVar: 'HEALTH_PORT', nodeArgs: ['--max-old-space-size=256'] },
   { name: 'webhook-worker', port: 9103, portVar: 'HEALTH_PORT' },
-  { name: 'forms-worker', port: 9104, portVar: 'HEALTH_PORT' },
+  { name: 'forms-worker', port: 9104, portVar: 'HEALTH_PORT', nodeArgs: ['--max-old-space-size=192'] },
 ];
 
 const USAGE = 'usage: npm start [-- --verbose]   (--verbose: also Nest start-up lines and a log line per request)';

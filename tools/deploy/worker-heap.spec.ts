@@ -3,7 +3,6 @@ import path from 'node:path';
 
 const root = path.resolve(__dirname, '../..');
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
-const FLAG = '--max-old-space-size=256';
 
 /** The lines of `text` from the one matching `start` up to the next line indented no deeper than it. */
 function block(text: string, start: RegExp): string {
@@ -15,10 +14,14 @@ function block(text: string, start: RegExp): string {
   return lines.slice(first, end < 0 ? undefined : end).join('\n');
 }
 
-describe("email-jobs-worker's V8 heap limit", () => {
-  it('is the same wherever the worker is launched: Compose, Kubernetes and npm start', () => {
-    expect(block(read('docker/compose.yaml'), /^ {2}email-jobs-worker:/)).toContain(`NODE_OPTIONS: ${FLAG}`);
-    expect(read('k8s/email-jobs-worker.yaml')).toContain(`{ name: NODE_OPTIONS, value: "${FLAG}" }`);
-    expect(read('scripts/lib/launch.mjs')).toMatch(new RegExp(`name: 'email-jobs-worker'.*nodeArgs: \\['${FLAG}'\\]`));
+describe("the workers' V8 heap limits", () => {
+  it.each([
+    ['email-jobs-worker', 256],
+    ['forms-worker', 192],
+  ])('%s has the same limit wherever it is launched: Compose, Kubernetes and npm start', (worker, mb) => {
+    const flag = `--max-old-space-size=${mb}`;
+    expect(block(read('docker/compose.yaml'), new RegExp(`^ {2}${worker}:`))).toContain(`NODE_OPTIONS: ${flag}`);
+    expect(read(`k8s/${worker}.yaml`)).toContain(`{ name: NODE_OPTIONS, value: "${flag}" }`);
+    expect(read('scripts/lib/launch.mjs')).toMatch(new RegExp(`name: '${worker}'.*nodeArgs: \\['${flag}'\\]`));
   });
 });
