@@ -3,7 +3,7 @@ import { HttpAdapterHost, ModulesContainer, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { DestinationStream } from 'pino';
 import { APP_CONFIG, AppConfig, loadConfig } from '@shared/config';
-import { createValidationPipe, ErrorEnvelopeFilter, UnknownProperties } from '@shared/errors';
+import { createValidationPipe, ErrorEnvelopeFilter, MAX_PATH_PARAM_LENGTH, UnknownProperties } from '@shared/errors';
 import { createLogger, httpLoggingOptions, PinoNestLogger, registerAccessLog, registerRequestIdEcho, requestIdGenerator } from '@shared/observability';
 import { httpEdgeOptions, registerHttpEdges } from './http-edges';
 import { exitOnSignal } from './shutdown';
@@ -26,9 +26,7 @@ export function createFastifyAdapter(config: AppConfig, options: HttpAppOptions)
     ...httpLoggingOptions(config, options.service, options.logStream),
     ...httpEdgeOptions(config, echo),
     bodyLimit: options.bodyLimitBytes ?? 1024 * 1024,
-    // Fastify's default is 100: too short for an Idempotency-Key (255 visible ASCII, each perhaps percent-encoded)
-    // in GET /api/v1/form-creations/{key}, which answered 404 for a longer valid key.
-    maxParamLength: 3 * 255,
+    routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },
     trustProxy: config.trustProxy,
     genReqId: requestIdGenerator(echo),
   });

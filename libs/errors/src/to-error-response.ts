@@ -34,6 +34,12 @@ const CODE_BY_STATUS: Record<number, string> = {
   431: 'headers_too_large',
 };
 
+/**
+ * The longest path parameter the APIs route (Fastify's `maxParamLength`; its default is 100): an Idempotency-Key in
+ * GET /api/v1/form-creations/{key} may be 255 visible ASCII characters, each perhaps percent-encoded to three.
+ */
+export const MAX_PATH_PARAM_LENGTH = 3 * 255;
+
 const FASTIFY_CODES: Record<string, { code: string; message: string }> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { code: 'invalid_json', message: 'The request body is not valid JSON.' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'invalid_json', message: 'The request declares a JSON body but sent none.' },
@@ -41,7 +47,7 @@ const FASTIFY_CODES: Record<string, { code: string; message: string }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { code: 'payload_too_large', message: 'The request body is too large.' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'invalid_json', message: 'The Content-Length header does not match the body.' },
   FST_ERR_BAD_URL: { code: 'invalid_path', message: 'The path contains malformed percent-encoding.' },
-  FST_ERR_MAX_PARAM_LENGTH: { code: 'path_too_long', message: 'A path segment is longer than 100 characters.' },
+  FST_ERR_MAX_PARAM_LENGTH: { code: 'path_too_long', message: `A path segment is longer than ${MAX_PATH_PARAM_LENGTH} characters.` },
 };
 
 /** 5xx answers that are deliberate, not bugs: 501 for a feature not offered yet, 503 for an unreachable data store. */

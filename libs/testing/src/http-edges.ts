@@ -95,9 +95,9 @@ export function describeHttpEdges(service: string, boot: () => Promise<EdgeTarge
       expect(res.headers['x-request-id']).toMatch(/^req_/);
     });
 
-    it('414 path_too_long in the envelope for a path parameter over 100 characters', async () => {
+    it('414 path_too_long in the envelope for a path parameter over 765 characters', async () => {
       const res = await http()
-        .get(`${target.itemPrefix}${'a'.repeat(101)}`)
+        .get(`${target.itemPrefix}${'a'.repeat(766)}`)
         .set('authorization', target.authorization)
         .expect(414);
       expect(res.body).toEqual(envelope('path_too_long'));
