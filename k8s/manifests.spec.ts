@@ -28,6 +28,8 @@ interface Deployable {
   port: number;
   portEnv: 'PORT' | 'HEALTH_PORT';
   env: string[]; // beyond the shared ones
+  /** The V8 heap limit (`--max-old-space-size`) it runs with wherever it is launched; none: V8's own. */
+  heapMb?: number;
 }
 const SHARED_ENV = ['NODE_ENV', 'HOST', 'REDIS_URL', 'QUEUE_PREFIX', 'CURSOR_SECRET', 'ENCRYPTION_KEY'];
 /** The apps bind 127.0.0.1 unless told otherwise; a container is reached through its network interface. */
@@ -36,10 +38,12 @@ const DEPLOYABLES: Record<string, Deployable> = {
   'email-api': { port: 3000, portEnv: 'PORT', env: ['EMAIL_DATABASE_URL', 'PUBLIC_BASE_URL'] },
   'forms-api': { port: 3100, portEnv: 'PORT', env: ['FORMS_DATABASE_URL', 'FORMS_PUBLIC_BASE_URL'] },
   'email-send-worker': { port: 9101, portEnv: 'HEALTH_PORT', env: ['EMAIL_DATABASE_URL'] },
-  'email-jobs-worker': { port: 9102, portEnv: 'HEALTH_PORT', env: ['EMAIL_DATABASE_URL'] },
+  'email-jobs-worker': { port: 9102, portEnv: 'HEALTH_PORT', env: ['EMAIL_DATABASE_URL'], heapMb: 256 },
   'webhook-worker': { port: 9103, portEnv: 'HEALTH_PORT', env: ['EMAIL_DATABASE_URL'] },
-  'forms-worker': { port: 9104, portEnv: 'HEALTH_PORT', env: ['FORMS_DATABASE_URL'] },
+  'forms-worker': { port: 9104, portEnv: 'HEALTH_PORT', env: ['FORMS_DATABASE_URL'], heapMb: 192 },
 };
+/** The Node options a deployable runs with: its heap limit, if it has one. */
+const nodeOptions = (name: string) => (DEPLOYABLES[name].heapMb ? `--max-old-space-size=${DEPLOYABLES[name].heapMb}` : undefined);
 const NAMES = Object.keys(DEPLOYABLES);
 const APIS = NAMES.filter((n) => DEPLOYABLES[n].portEnv === 'PORT');
 const requiredEnv = (name: string) => [...SHARED_ENV, DEPLOYABLES[name].portEnv, ...DEPLOYABLES[name].env];
@@ -295,6 +299,13 @@ describe('k8s manifests', () => {
     }
   });
 
+  it('give the job workers their V8 heap limit, and every other deployable V8 its own', () => {
+    for (const d of deployments()) {
+      const options = podTemplate(d).spec.containers[0].env?.find((e) => e.name === 'NODE_OPTIONS')?.value;
+      expect([d.metadata.name, options]).toEqual([d.metadata.name, nodeOptions(d.metadata.name)]);
+    }
+  });
+
   it('make every deployable bind all addresses of its pod, so Services and probes reach it', () => {
     const config = byName('ConfigMap', 'postline-config')!.data!;
     expect(config.HOST).toBe(CONTAINER_HOST);
@@ -458,6 +469,16 @@ describe('docker', () => {
       expect([name, requiredEnv(name).filter((k) => env[k] === undefined)]).toEqual([name, []]);
       expect(env[DEPLOYABLES[name].portEnv]).toBe(String(DEPLOYABLES[name].port));
       expect([name, env.HOST]).toEqual([name, CONTAINER_HOST]);
+    }
+  });
+
+  it('gives the job workers the same V8 heap limit as Kubernetes and npm start', () => {
+    const launch = readFileSync(join(REPO, 'scripts/lib/launch.mjs'), 'utf8');
+    for (const name of NAMES) {
+      expect([name, services[name].environment?.NODE_OPTIONS]).toEqual([name, nodeOptions(name)]);
+      const started = new RegExp(`^ *\\{ name: '${name}',.*\\}`, 'm').exec(launch)?.[0];
+      const args = /nodeArgs: \['([^']+)'\]/.exec(started ?? '')?.[1];
+      expect([name, started !== undefined, args]).toEqual([name, true, nodeOptions(name)]);
     }
   });
 
