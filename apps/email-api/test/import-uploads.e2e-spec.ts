@@ -12,7 +12,7 @@ import { Writable } from 'node:stream';
 import request from 'supertest';
 import type { Browser } from 'playwright-core';
 import { EmailPrisma } from '@email/data-access';
-import { freePort, launchChromium } from '@shared/testing';
+import { freePort, launchChromium, until } from '@shared/testing';
 import { emailApi, EmailApiHarness } from './helpers';
 import { openUploadPage, sendUpload, startUpload as startUploadOf } from './import-upload.fixture';
 
@@ -62,9 +62,6 @@ describe('email-api: subscriber import uploads', () => {
   /** The app listening on the public base URL's port, for a browser or a raw socket. */
   const listening = async () => {
     if (!api.app.getHttpServer().listening) await api.app.listen(port, '127.0.0.1');
-  };
-  const until = async (check: () => Promise<boolean>) => {
-    for (let i = 0; i < 200 && !(await check()); i++) await new Promise((resolve) => setTimeout(resolve, 25));
   };
   /** Posts a file as the page's plain form does without its script: the token field first, then the file. */
   const postForm = (pagePath: string, session: { cookie: string; csrf: string }, bytes: Buffer, name = 'list.csv') =>
@@ -195,12 +192,12 @@ describe('email-api: subscriber import uploads', () => {
     socket.write(
       `POST ${upload.path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncookie: ${session.cookie}\r\n${headers}\r\ncontent-length: ${body.length + 10_000}\r\n\r\n${body}`,
     );
-    await until(receiving);
+    await until('the upload to be receiving', receiving);
     const logged = logLines.length;
     socket.destroy();
-    await until(async () => !(await receiving()));
+    await until('the upload to stop receiving', async () => !(await receiving()));
     await postForm(upload.path, session, Buffer.from('email\na@example.com\n')).expect(200);
-    await until(async () => logLines.slice(logged).some((line) => /broke off/.test(line.msg)));
+    await until('the broke-off log line', async () => logLines.slice(logged).some((line) => /broke off/.test(line.msg)));
 
     // The client went away: no error, no stack, no 500, one line below warning saying so.
     const lines = logLines.slice(logged);

@@ -5,9 +5,10 @@
  * Real PostgreSQL, Redis and BullMQ.
  */
 import { getQueueToken } from '@nestjs/bullmq';
-import type { Job, Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import { EmailPrisma } from '@email/data-access';
 import { EmailQueues } from '@email/contracts';
+import { afterStartupRun } from '@shared/testing';
 import { ENGAGEMENT_MAINTENANCE_SCHEDULER } from '../src/engagement-maintenance.processor';
 import { settled, useJobsWorker } from './worker.fixture';
 
@@ -38,11 +39,8 @@ describe('email-jobs-worker: engagement maintenance', () => {
     const schedulers = await queue.getJobSchedulers();
     expect(schedulers.map((scheduler) => [scheduler.key, scheduler.pattern, scheduler.tz])).toEqual([[ENGAGEMENT_MAINTENANCE_SCHEDULER, '17 3 * * *', 'UTC']]);
 
-    let completed: Job[] = [];
-    for (let i = 0; i < 200 && completed.length === 0; i++) {
-      completed = await queue.getCompleted();
-      if (completed.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await afterStartupRun(queue);
+    const completed = await queue.getCompleted();
     expect(completed.map((job) => job.name)).toEqual([ENGAGEMENT_MAINTENANCE_SCHEDULER]);
     const expected = [0, 1, 2, 3].map(month);
     expect(await partitions()).toEqual(expected.map((ahead) => ahead.partition));
