@@ -19,9 +19,10 @@ const GOAL_ROWS_PER_S = 100_000;
 const WS = 'wsp_bench_export';
 /** A workspace a hundredth the size of the main one, exported from the same database after it. */
 const SMALL_WS = 'wsp_bench_export_small';
-const FIELDS = [
-  { id: 'cf_bx_plan', type: 'Text' },
-  { id: 'cf_bx_score', type: 'Number' },
+/** The two custom fields each bench workspace has, by the id prefix of its rows. */
+const fieldsOf = (idPrefix: string) => [
+  { id: `cf_${idPrefix}_plan`, type: 'Text' },
+  { id: `cf_${idPrefix}_score`, type: 'Number' },
 ];
 
 const USAGE = `subscriber-export [--rows 200000 | --full] [--database-url URL]
@@ -51,7 +52,7 @@ async function seedWorkspace(client: Client, workspaceId: string, idPrefix: stri
      SELECT 'sub_' || $3 || '_' || lpad(i::text, 8, '0'), $1, 'user' || i || '@bench.example', 'User ' || i, 'Active', 'DE',
             jsonb_build_object($4::text, 'plan-' || (i % 7), $5::text, i % 100), now(), now(), now()
      FROM generate_series(1, $2::int) AS i`,
-    [workspaceId, count, idPrefix, `cf_${idPrefix}_plan`, `cf_${idPrefix}_score`],
+    [workspaceId, count, idPrefix, ...fieldsOf(idPrefix).map((field) => field.id)],
   );
   await client.query(
     `INSERT INTO subscriber_tags (workspace_id, subscriber_id, tag_id, created_at) SELECT $1, id, $2, now() FROM subscribers WHERE workspace_id = $1`,
@@ -61,12 +62,11 @@ async function seedWorkspace(client: Client, workspaceId: string, idPrefix: stri
 
 /** Seconds the export's COPY of a whole workspace takes with `lookup`, its output discarded. */
 async function timedCopy(sql: EmailSql, workspaceId: string, idPrefix: string, lookup: TagLookup): Promise<number> {
-  const fields = FIELDS.map((field) => ({ ...field, id: field.id.replace('bx', idPrefix) }));
   const started = performance.now();
   await sql.transaction(
     (client) =>
       pipeline(
-        client.query(copyTo(copyStatement(client, workspaceId, Prisma.sql`s.workspace_id = ${workspaceId}`, fields, lookup))),
+        client.query(copyTo(copyStatement(client, workspaceId, Prisma.sql`s.workspace_id = ${workspaceId}`, fieldsOf(idPrefix), lookup))),
         new Writable({ write: (_chunk, _encoding, done) => done() }),
       ),
     { timeoutMs: 0 },
