@@ -3,11 +3,14 @@ import Ajv2020, { ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { APP_CONFIG, AppConfig } from '@shared/config';
-import { EXPORT_TOOLS, FORMS_TOOLS } from '@forms/mcp';
+import { injectRoute, InjectTarget } from '@shared/mcp';
+import { createFormsMcpServer, EXPORT_TOOLS, FORMS_TOOLS } from '@forms/mcp';
+import { FormsMcpEndpoint } from '../src/http/mcp/mcp-endpoint';
 import { formsApi, FormsApiHarness } from './helpers';
-import { formWithStoredDraft } from './stored-draft.fixture';
+import { formWithStoredDraft, storeDraft } from './stored-draft.fixture';
 
 interface Structured {
   operation_id: string;
@@ -237,6 +240,15 @@ describe('forms-api: MCP endpoint (real MCP client over streamable HTTP)', () =>
     });
     const publish = await call(client, 'postline_publish_form', { formId });
     expect(publish.error).toMatchObject({ category: 'validation', code: 'invalid_tool_arguments', message: 'draftRevision is required.' });
+
+    // update_field reads the draft first (payment fields): an older revision and one the draft never reached are conflicts too.
+    const stepId = (ok(await call(client, 'postline_get_form', { formId })).draft_schema as { steps: Array<{ id: string }> }).steps[0].id;
+    const fieldId = (ok(await call(client, 'postline_add_field', { formId, stepId, type: 'text', label: 'Q' })).field as { id: string }).id;
+    for (const draftRevision of [0, 99]) {
+      const edit = await call(client, 'postline_update_field', { formId, fieldId, label: 'Changed', draftRevision });
+      expect([draftRevision, edit.error]).toMatchObject([draftRevision, { status: 409, code: 'stale_draft_revision', details: { current_draft_revision: 2 } }]);
+    }
+    ok(await call(client, 'postline_update_field', { formId, fieldId, label: 'Changed', draftRevision: 2 }));
   });
 
   it('answers a scope the key lacks as a permission error, and another workspace’s form as not found', async () => {
@@ -298,6 +310,43 @@ describe('forms-api: MCP endpoint (real MCP client over streamable HTTP)', () =>
     const unknown = await call(client, 'postline_get_form', { formId, colour: 'red' });
     expect(unknown.error).toMatchObject({ category: 'validation', code: 'invalid_tool_arguments', message: 'Unknown argument(s): colour.' });
     await expect(client.callTool({ name: 'postline_no_such_tool', arguments: {} })).rejects.toThrow(/Unknown tool/);
+  });
+
+  it("refuses update_field on a field another writer made a payment field between the tool's read and its write", async () => {
+    const draft = (field: object) => ({ steps: [{ title: 'Pay', fields: [{ id: 'fld_x', label: 'Deposit', ...field }] }] });
+    const payment = draft({ type: 'payment', currency: 'USD', amount: { type: 'fixed', value: 500 } });
+    const fastify = h.app.getHttpAdapter().getInstance() as unknown as InjectTarget;
+    for (const extra of [{}, { force: true }]) {
+      const formId = await formWithStoredDraft(h, draft({ type: 'text' }));
+      let reads = 0;
+      const server = createFormsMcpServer({
+        tools: h.app.get(FormsMcpEndpoint).allTools,
+        authorization: `Bearer ${h.main.key}`,
+        invoke: async (route) => {
+          const answer = await injectRoute(fastify, route);
+          if (route.method === 'GET' && ++reads === 1) await storeDraft(h, formId, payment);
+          return answer;
+        },
+        newRequestId: () => `req_${reads}`,
+        version: 'v1',
+      });
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await server.connect(serverSide);
+      const client = new Client({ name: 'postline-forms-race', version: '1.0.0' });
+      await client.connect(clientSide);
+      clients.push(client);
+      const result = (await client.callTool({
+        name: 'postline_update_field',
+        arguments: { formId, fieldId: 'fld_x', label: 'Changed', ...extra },
+      })) as CallToolResult;
+      expect([extra, (result.structuredContent as unknown as Structured).error]).toMatchObject([
+        extra,
+        { code: 'payment_fields_not_available', details: { field: 'fieldId' } },
+      ]);
+      expect(reads).toBe(2);
+      const stored = (await h.as().get(`/api/v1/forms/${formId}`).expect(200)).body.draft_schema.steps[0].fields[0];
+      expect(stored).toMatchObject({ type: 'payment', label: 'Deposit' });
+    }
   });
 
   it('runs every other tool with a result its output schema accepts', async () => {

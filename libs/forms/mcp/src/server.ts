@@ -71,27 +71,52 @@ function argumentProblem(tool: FormsMcpTool, args: Record<string, unknown>): { c
   return undefined;
 }
 
+/** How often update_field reads the draft when it moved on between the read and the write. */
+const PINNED_EDIT_READS = 3;
+
+type DraftRead = { data: { draft_revision: number }; draft_schema: { steps: Array<{ fields: Array<{ id: string; type: string }> }> } };
+
+const isStale = (response: RouteResponse) => (response.body as { error?: { code?: string } } | null)?.error?.code === 'stale_draft_revision';
+
 /**
- * update_field on a field that is a payment field in the draft: refused, as every other tool refuses payment fields.
- * The draft is read first; any other answer to that read is left to the edit's own route.
+ * update_field, refused when the field is a payment field in the draft. The write is pinned to the revision that was
+ * read, so a field made a payment field between the read and the write is refused too: the pinned write meets a stale
+ * revision and the draft is read again. A caller's older revision gets the route's conflict; a newer one than was read
+ * means the draft moved on, so it is read again. `force` waives the caller's revision, never the pin. Any other answer
+ * to the read is left to the edit's route.
  */
-async function paymentFieldEdit(
+async function updateFieldPinned(
   connection: FormsMcpConnection,
   tool: FormsMcpTool,
   args: Record<string, unknown>,
   run: (route: RouteRequest) => Promise<RouteResponse>,
-): Promise<ToolError | undefined> {
-  if (tool.spec.operationId !== 'updateField') return undefined;
+): Promise<RouteResponse | ToolError> {
   const getForm = connection.tools.find((candidate) => candidate.spec.operationId === 'getForm')!;
-  const form = await run(toRouteRequest(getForm.route, { formId: args.formId }));
-  if (form.status !== 200) return undefined;
-  const steps = (form.body as { draft_schema: { steps: Array<{ fields: Array<{ id: string; type: string }> }> } }).draft_schema.steps;
-  if (!steps.some((step) => step.fields.some((field) => field.id === args.fieldId && field.type === 'payment'))) return undefined;
+  const given = args.force === true ? undefined : (args.draftRevision ?? args.draft_revision);
+  const { draft_revision: _given, force: _force, ...edit } = args;
+  let revision = 0;
+  for (let read = 1; read <= PINNED_EDIT_READS; read++) {
+    const answer = await run(toRouteRequest(getForm.route, { formId: args.formId }));
+    if (answer.status !== 200) return run(toRouteRequest(tool.route, args));
+    const form = answer.body as DraftRead;
+    revision = form.data.draft_revision;
+    if (form.draft_schema.steps.some((step) => step.fields.some((field) => field.id === args.fieldId && field.type === 'payment')))
+      return {
+        status: 400,
+        code: 'payment_fields_not_available',
+        message: `${String(args.fieldId)} is a payment field; payment fields are not available through MCP: change it in the app.`,
+        details: { field: 'fieldId' },
+      };
+    if (typeof given === 'number' && given < revision) return run(toRouteRequest(tool.route, args));
+    if (typeof given === 'number' && given > revision) continue;
+    const written = await run(toRouteRequest(tool.route, { ...edit, draftRevision: revision }));
+    if (given !== undefined || !isStale(written) || read === PINNED_EDIT_READS) return written;
+  }
   return {
-    status: 400,
-    code: 'payment_fields_not_available',
-    message: `${String(args.fieldId)} is a payment field; payment fields are not available through MCP: change it in the app.`,
-    details: { field: 'fieldId' },
+    status: 409,
+    code: 'stale_draft_revision',
+    message: `The draft is at revision ${revision}, not ${String(given)}. Reload the form with get_form, reapply your change and send its draftRevision.`,
+    details: { field: 'draftRevision', current_draft_revision: revision },
   };
 }
 
@@ -114,9 +139,8 @@ async function callTool(connection: FormsMcpConnection, tool: FormsMcpTool, args
         'x-request-id': connection.newRequestId(),
       },
     });
-  const refusal = await paymentFieldEdit(connection, tool, args, run);
-  if (refusal) return errorResult(tool.name, refusal);
-  const response = await run(request);
+  const response = tool.spec.operationId === 'updateField' ? await updateFieldPinned(connection, tool, args, run) : await run(request);
+  if (!('headers' in response)) return errorResult(tool.name, response);
   if (response.status < 200 || response.status >= 300) return errorResult(tool.name, routeError(response));
   const body = response.body as Record<string, unknown>;
   const form = body.data as { id: string; draft_revision: number; draft_updated_at: number; public_url: string };
