@@ -28,8 +28,8 @@ interface Deployable {
   port: number;
   portEnv: 'PORT' | 'HEALTH_PORT';
   env: string[]; // beyond the shared ones
-  /** The V8 heap limit (`--max-old-space-size`) it runs with wherever it is launched; none: V8's own. */
-  heapMb?: number;
+  /** The V8 memory limits (`--max-old-space-size`, `--max-semi-space-size`) it runs with wherever it is launched; none: V8's own. */
+  nodeOptions?: string;
 }
 const SHARED_ENV = ['NODE_ENV', 'HOST', 'REDIS_URL', 'QUEUE_PREFIX', 'CURSOR_SECRET', 'ENCRYPTION_KEY'];
 /** The apps bind 127.0.0.1 unless told otherwise; a container is reached through its network interface. */
@@ -38,12 +38,10 @@ const DEPLOYABLES: Record<string, Deployable> = {
   'email-api': { port: 3000, portEnv: 'PORT', env: ['EMAIL_DATABASE_URL', 'PUBLIC_BASE_URL'] },
   'forms-api': { port: 3100, portEnv: 'PORT', env: ['FORMS_DATABASE_URL', 'FORMS_PUBLIC_BASE_URL'] },
   'email-send-worker': { port: 9101, portEnv: 'HEALTH_PORT', env: ['EMAIL_DATABASE_URL'] },
-  'email-jobs-worker': { port: 9102, portEnv: 'HEALTH_PORT', env: ['EMAIL_DATABASE_URL'], heapMb: 256 },
+  'email-jobs-worker': { port: 9102, portEnv: 'HEALTH_PORT', env: ['EMAIL_DATABASE_URL'], nodeOptions: '--max-old-space-size=256 --max-semi-space-size=4' },
   'webhook-worker': { port: 9103, portEnv: 'HEALTH_PORT', env: ['EMAIL_DATABASE_URL'] },
-  'forms-worker': { port: 9104, portEnv: 'HEALTH_PORT', env: ['FORMS_DATABASE_URL'], heapMb: 192 },
+  'forms-worker': { port: 9104, portEnv: 'HEALTH_PORT', env: ['FORMS_DATABASE_URL'], nodeOptions: '--max-old-space-size=192 --max-semi-space-size=4' },
 };
-/** The Node options a deployable runs with: its heap limit, if it has one. */
-const nodeOptions = (name: string) => (DEPLOYABLES[name].heapMb ? `--max-old-space-size=${DEPLOYABLES[name].heapMb}` : undefined);
 const NAMES = Object.keys(DEPLOYABLES);
 const APIS = NAMES.filter((n) => DEPLOYABLES[n].portEnv === 'PORT');
 const requiredEnv = (name: string) => [...SHARED_ENV, DEPLOYABLES[name].portEnv, ...DEPLOYABLES[name].env];
@@ -299,10 +297,10 @@ describe('k8s manifests', () => {
     }
   });
 
-  it('give the job workers their V8 heap limit, and every other deployable V8 its own', () => {
+  it('give the job workers their V8 memory limits, and every other deployable V8 its own', () => {
     for (const d of deployments()) {
       const options = podTemplate(d).spec.containers[0].env?.find((e) => e.name === 'NODE_OPTIONS')?.value;
-      expect([d.metadata.name, options]).toEqual([d.metadata.name, nodeOptions(d.metadata.name)]);
+      expect([d.metadata.name, options]).toEqual([d.metadata.name, DEPLOYABLES[d.metadata.name].nodeOptions]);
     }
   });
 
@@ -472,13 +470,14 @@ describe('docker', () => {
     }
   });
 
-  it('gives the job workers the same V8 heap limit as Kubernetes and npm start', () => {
+  it('gives the job workers the same V8 memory limits as Kubernetes and npm start', () => {
     const launch = readFileSync(join(REPO, 'scripts/lib/launch.mjs'), 'utf8');
     for (const name of NAMES) {
-      expect([name, services[name].environment?.NODE_OPTIONS]).toEqual([name, nodeOptions(name)]);
+      expect([name, services[name].environment?.NODE_OPTIONS]).toEqual([name, DEPLOYABLES[name].nodeOptions]);
       const started = new RegExp(`^ *\\{ name: '${name}',.*\\}`, 'm').exec(launch)?.[0];
-      const args = /nodeArgs: \['([^']+)'\]/.exec(started ?? '')?.[1];
-      expect([name, started !== undefined, args]).toEqual([name, true, nodeOptions(name)]);
+      const args = /nodeArgs: \[([^\]]*)\]/.exec(started ?? '')?.[1];
+      const joined = args === undefined ? undefined : [...args.matchAll(/'([^']+)'/g)].map((arg) => arg[1]).join(' ');
+      expect([name, started !== undefined, joined]).toEqual([name, true, DEPLOYABLES[name].nodeOptions]);
     }
   });
 

@@ -12,6 +12,7 @@ import { freePort } from '@shared/testing';
 import { Benchmark, emit, intOption, log, parseOptions, round, secondsSince } from './cli';
 import { openBenchDatabase, redactUrl, withClient } from './databases';
 import { appEntry, processMemoryMb, startApp } from './server';
+import { WORKER_MEMORY_OPTIONS, WorkerMemory, workerMemoryEnv, workerMemoryFigures, workerMemoryOption, workerMemoryUsage } from './worker-memory';
 
 const DATABASE = 'pl_bench_forms_export';
 const DEFAULT_ROWS = 100_000;
@@ -20,16 +21,15 @@ const BATCH = 1000;
 const WS = 'wrk_bench_export';
 const FORM = 'frm_bench_export';
 
-/** The V8 heap limit forms-worker runs with wherever it is launched (npm start, docker/compose.yaml, k8s). */
-const DEPLOYED_HEAP_MB = 192;
+/** The V8 memory limits forms-worker runs with wherever it is launched (npm start, docker/compose.yaml, k8s). */
+const DEPLOYED_MEMORY: WorkerMemory = { heapMb: 192, semiSpaceMb: 4 };
 
-const USAGE = `forms-xlsx-export [--rows ${DEFAULT_ROWS}] [--worker-heap-mb ${DEPLOYED_HEAP_MB}] [--database-url URL]
+const USAGE = `forms-xlsx-export [--rows ${DEFAULT_ROWS}] [--worker-heap-mb N] [--worker-semi-space-mb N] [--database-url URL]
   A spreadsheet export of --rows submissions (10 answers and a payment each) run by the built forms-worker as a real
   job (queued in Redis, rows read from PostgreSQL, the workbook streamed to its upload directory): time, rows/s and the
   worker's peak memory (VmHWM, whole process; goal < ${GOAL_PEAK_MB} MB). Against a bare exceljs streaming-writer loop over the
   same rows (same keyset batches, raw values, no layout or neutralisation) in this process, in the same run.
-  --worker-heap-mb: the worker's V8 old-space limit (--max-old-space-size), ${DEPLOYED_HEAP_MB} by default as it is
-  deployed; 0 leaves V8's own, to see how much of the peak is garbage V8 had not collected yet.`;
+  ${workerMemoryUsage(DEPLOYED_MEMORY)}`;
 
 /** Ten answerable fields (two of them numbers) and a payment, like a medium survey with a fee. */
 const FIELDS = Array.from({ length: 10 }, (_, i) => ({ id: `fld_${i}`, type: i < 2 ? 'number' : 'text', label: `Question ${i + 1}`, required: false }));
@@ -93,9 +93,9 @@ async function bareExport(url: string, file: string): Promise<number> {
 }
 
 async function run(args: string[]): Promise<void> {
-  const o = parseOptions(args, { rows: { type: 'string' }, 'worker-heap-mb': { type: 'string' }, 'database-url': { type: 'string' } });
+  const o = parseOptions(args, { rows: { type: 'string' }, ...WORKER_MEMORY_OPTIONS, 'database-url': { type: 'string' } });
   const rows = intOption(o.rows, 'rows', DEFAULT_ROWS, 1, 5_000_000);
-  const heapMb = intOption(o['worker-heap-mb'], 'worker-heap-mb', DEPLOYED_HEAP_MB, 0, 65_536);
+  const limits = workerMemoryOption(o, DEPLOYED_MEMORY);
   const database = await openBenchDatabase('forms-xlsx-export', { name: DATABASE, service: 'forms', givenUrl: o['database-url'], keep: false });
   const { url } = database;
   const filesDir = mkdtempSync(path.join(tmpdir(), 'postline-bench-xlsx-'));
@@ -108,7 +108,7 @@ async function run(args: string[]): Promise<void> {
       FORMS_DATABASE_URL: url,
       FORMS_UPLOAD_DIR: filesDir,
       QUEUE_PREFIX: prefix,
-      ...(heapMb ? { NODE_OPTIONS: `--max-old-space-size=${heapMb}` } : {}),
+      ...workerMemoryEnv(limits),
     },
   });
   const queue = new Queue<FormsJobPayloads['forms-export']>(FormsQueues.formsExport, {
@@ -161,7 +161,7 @@ async function run(args: string[]): Promise<void> {
       file_mb: round((done.file_size ?? 0) / 1048576, 1),
       worker_rss_idle_mb: idle.rss,
       worker_peak_mb: memory.peak,
-      worker_heap_limit_mb: heapMb || null,
+      ...workerMemoryFigures(limits),
       bare_seconds: round(bareSeconds, 3),
       bare_rows_per_s: Math.round(rows / bareSeconds),
       bare_file_mb: round(statSync(bareFile).size / 1048576, 1),

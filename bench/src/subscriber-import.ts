@@ -13,16 +13,17 @@ import { rssPeak, subscriberJobsContext } from './subscriber-jobs-bench';
 import { JobsWorkerProcess, startJobsWorker } from './worker-process';
 import { backendCpu, cpuSince, processCpuSeconds } from './cpu-seconds';
 import { importSchemaFloorSeconds } from './subscriber-import-floor';
+import { WORKER_MEMORY_OPTIONS, WorkerMemory, workerMemoryEnv, workerMemoryFigures, workerMemoryOption, workerMemoryUsage } from './worker-memory';
 
 const DATABASE = 'pl_bench_subscriber_jobs';
 const FULL = 1_000_000;
 const GOAL_ROWS_PER_S = 60_000;
 const GOAL_RSS_MB = 300;
-/** The V8 heap limit email-jobs-worker runs with wherever it is launched (npm start, docker/compose.yaml, k8s). */
-const DEPLOYED_HEAP_MB = 256;
+/** The V8 memory limits email-jobs-worker runs with wherever it is launched (npm start, docker/compose.yaml, k8s). */
+const DEPLOYED_MEMORY: WorkerMemory = { heapMb: 256, semiSpaceMb: 4 };
 const WS = 'wsp_bench_import';
 
-const USAGE = `subscriber-import [--rows 200000 | --full] [--batch 5000] [--writers 2] [--in-process] [--worker-heap-mb N] [--database-url URL]
+const USAGE = `subscriber-import [--rows 200000 | --full] [--batch 5000] [--writers 2] [--in-process] [--worker-heap-mb N] [--worker-semi-space-mb N] [--database-url URL]
   A subscriber import end to end as email-api and email-jobs-worker do it: the CSV (email, name, country, status, two
   custom fields, semicolon-separated) streamed into the job files store and scanned for its headers and row count (the
   upload, in this process), then the import job queued to the built email-jobs-worker, started as a child process (every
@@ -30,9 +31,8 @@ const USAGE = `subscriber-import [--rows 200000 | --full] [--batch 5000] [--writ
   updates). Against a raw COPY of the same file into an empty table in the same run, and against the schema floor:
   PostgreSQL alone inserting the same rows and their tag into an empty copy of our tables in one statement each. RSS is the worker's: idle before
   the first job, and its peak (VmHWM) over each job. --writers: import lanes written at once. --in-process: the import runner in this process instead (no queue;
-  for CPU profiles), RSS then being this process's, which loads more than the worker. --worker-heap-mb: the worker's
-  V8 old-space limit (--max-old-space-size), ${DEPLOYED_HEAP_MB} by default as it is deployed; 0 leaves V8's own, to see
-  how much of the peak is garbage V8 leaves while it has room. --full: ${FULL.toLocaleString('en-US')} rows
+  for CPU profiles), RSS then being this process's, which loads more than the worker.
+  ${workerMemoryUsage(DEPLOYED_MEMORY)} --full: ${FULL.toLocaleString('en-US')} rows
   (goal ≥ ${GOAL_ROWS_PER_S.toLocaleString('en-US')} rows/s, worker RSS < ${GOAL_RSS_MB} MB).`;
 
 async function writeCsv(file: string, rows: number): Promise<void> {
@@ -55,12 +55,12 @@ async function run(args: string[]): Promise<void> {
     batch: { type: 'string' },
     writers: { type: 'string' },
     'in-process': { type: 'boolean' },
-    'worker-heap-mb': { type: 'string' },
+    ...WORKER_MEMORY_OPTIONS,
     'database-url': { type: 'string' },
   });
   const rows = o.full ? FULL : intOption(o.rows, 'rows', 200_000, 1, 10_000_000);
   const batch = intOption(o.batch, 'batch', 5000, 100, 100_000);
-  const heapMb = intOption(o['worker-heap-mb'], 'worker-heap-mb', DEPLOYED_HEAP_MB, 0, 65_536);
+  const limits = workerMemoryOption(o, DEPLOYED_MEMORY);
   const writers = intOption(o.writers, 'writers', 2, 1, 8);
   const database = await openBenchDatabase('subscriber-import', { name: DATABASE, givenUrl: o['database-url'], keep: false });
   const { url } = database;
@@ -73,7 +73,7 @@ async function run(args: string[]): Promise<void> {
       worker = await startJobsWorker(url, {
         SUBSCRIBER_JOB_FILES_DIR: filesDir,
         SUBSCRIBER_IMPORT_BATCH_ROWS: String(batch),
-        ...(heapMb ? { NODE_OPTIONS: `--max-old-space-size=${heapMb}` } : {}),
+        ...workerMemoryEnv(limits),
         SUBSCRIBER_IMPORT_WRITERS: String(writers),
       });
     const prisma = app.get(EmailPrisma);
@@ -187,7 +187,7 @@ async function run(args: string[]): Promise<void> {
       rss_of: worker ? 'email-jobs-worker' : 'bench process',
       rss_before_mb: first.rssBeforeMb,
       rss_peak_mb: Math.max(first.rssMb, again.rssMb),
-      worker_heap_limit_mb: heapMb || null,
+      ...workerMemoryFigures(limits),
       bare_copy_seconds: round(copySeconds, 3),
       bare_copy_rows_per_s: Math.round(rows / copySeconds),
       ratio_import_over_copy: round(rate / (rows / copySeconds), 3),

@@ -8,11 +8,11 @@ export const DEPLOYABLES = [
   { name: 'email-api', port: 3000, portVar: 'PORT' },
   { name: 'forms-api', port: 3100, portVar: 'PORT' },
   { name: 'email-send-worker', port: 9101, portVar: 'HEALTH_PORT' },
-  // The jobs workers' V8 heaps are capped as in docker/compose.yaml and k8s: with V8's default limit an import's or a
-  // spreadsheet export's peak RSS is mostly garbage it has not needed to collect yet.
-  { name: 'email-jobs-worker', port: 9102, portVar: 'HEALTH_PORT', nodeArgs: ['--max-old-space-size=256'] },
+  // The jobs workers' V8 heaps (old space and the young generation's semi-spaces) are capped as in docker/compose.yaml
+  // and k8s: with V8's defaults an import's or a spreadsheet export's peak RSS is mostly garbage not yet collected.
+  { name: 'email-jobs-worker', port: 9102, portVar: 'HEALTH_PORT', nodeArgs: ['--max-old-space-size=256', '--max-semi-space-size=4'] },
   { name: 'webhook-worker', port: 9103, portVar: 'HEALTH_PORT' },
-  { name: 'forms-worker', port: 9104, portVar: 'HEALTH_PORT', nodeArgs: ['--max-old-space-size=192'] },
+  { name: 'forms-worker', port: 9104, portVar: 'HEALTH_PORT', nodeArgs: ['--max-old-space-size=192', '--max-semi-space-size=4'] },
 ];
 
 const USAGE = 'usage: npm start [-- --verbose]   (--verbose: also Nest start-up lines and a log line per request)';
