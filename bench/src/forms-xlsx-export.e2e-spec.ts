@@ -11,7 +11,14 @@ describe('forms-xlsx-export benchmark', () => {
     await formsXlsxExportBenchmark.run(['--database-url', db.url(), '--rows', '2500']);
     const [result, ...rest] = results();
     expect(rest).toEqual([]);
-    expect(result).toMatchObject({ bench: 'forms-xlsx-export', rows: 2500, batch_rows: 1000, goal_peak_mb: 200, worker_heap_limit_mb: 192, worker_semi_space_mb: 4 });
+    expect(result).toMatchObject({
+      bench: 'forms-xlsx-export',
+      rows: 2500,
+      batch_rows: 1000,
+      goal_peak_mb: 200,
+      worker_heap_limit_mb: 192,
+      worker_semi_space_mb: 4,
+    });
     for (const key of ['seconds', 'rows_per_s', 'bare_seconds', 'bare_rows_per_s', 'ratio_export_over_bare', 'worker_rss_idle_mb']) {
       expect(result[key]).toBeGreaterThan(0);
     }
