@@ -1,37 +1,29 @@
-import { INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { Redis } from 'ioredis';
-import { createTestDatabase, TestDatabase, uniqueQueuePrefix } from '@shared/testing';
-import { AdminModule } from '../src/admin.module';
-import { COMMANDS } from '../src/commands';
+import { uniqueQueuePrefix } from '@shared/testing';
+import { AdminCli, startAdminCli } from './admin-cli.fixture';
 
 /** The admin commands that revoke keys or change roles tell the running APIs (their replicas evict at once). */
 describe('admin-cli: revocation and role changes are published', () => {
   const prefix = uniqueQueuePrefix();
-  let email: TestDatabase;
-  let forms: TestDatabase;
-  let app: INestApplicationContext;
+  let cli: AdminCli;
   let listener: Redis;
   const received: Array<{ channel: string; message: unknown }> = [];
 
-  const run = async (name: string, args: string[]) => (await COMMANDS[name](app, args)) as Record<string, string>;
+  const run = (name: string, args: string[]) => cli.run<Record<string, string>>(name, args);
   const nextMessage = async (count: number) => {
     for (let waited = 0; received.length < count && waited < 2_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
     return received[count - 1];
   };
 
   beforeAll(async () => {
-    [email, forms] = await Promise.all([createTestDatabase('email'), createTestDatabase('forms')]);
-    Object.assign(process.env, { NODE_ENV: 'test', EMAIL_DATABASE_URL: email.url, FORMS_DATABASE_URL: forms.url, QUEUE_PREFIX: prefix });
-    app = await NestFactory.createApplicationContext(AdminModule, { logger: false });
+    cli = await startAdminCli({ QUEUE_PREFIX: prefix });
     listener = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
     listener.on('message', (channel: string, message: string) => received.push({ channel, message: JSON.parse(message) }));
     await listener.subscribe(`${prefix}:auth-changes:email`, `${prefix}:auth-changes:forms`);
   });
   afterAll(async () => {
     listener?.disconnect();
-    await app?.close();
-    await Promise.all([email?.drop(), forms?.drop()]);
+    await cli?.close();
   });
 
   it('revoke-api-key publishes the credential on the email channel', async () => {

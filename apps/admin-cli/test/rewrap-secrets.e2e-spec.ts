@@ -1,12 +1,8 @@
-import { INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { ConnectionSecrets } from '@email/delivery';
 import { EmailPrisma } from '@email/data-access';
 import { SubscriptionSecrets } from '@email/webhooks';
 import { SecretBox } from '@shared/secrets';
-import { createTestDatabase, TestDatabase } from '@shared/testing';
-import { AdminModule } from '../src/admin.module';
-import { COMMANDS } from '../src/commands';
+import { AdminCli, startAdminCli } from './admin-cli.fixture';
 
 const OLD_KEY = 'o'.repeat(40);
 const NEW_KEY = 'n'.repeat(40);
@@ -14,9 +10,7 @@ const LOST_KEY = 'l'.repeat(40);
 
 /** `rewrap-secrets` after a key rotation: secrets sealed under the retired key move to the new one, readable as before. */
 describe('admin-cli: rewrap-secrets', () => {
-  let email: TestDatabase;
-  let forms: TestDatabase;
-  let app: INestApplicationContext;
+  let cli: AdminCli;
   const sealedWith = (key: string, id: string, secrets: Record<string, string>) => new ConnectionSecrets(new SecretBox(key)).seal(id, secrets);
   const connection = (id: string, secrets: string) => ({
     id,
@@ -29,16 +23,8 @@ describe('admin-cli: rewrap-secrets', () => {
   });
 
   beforeAll(async () => {
-    [email, forms] = await Promise.all([createTestDatabase('email'), createTestDatabase('forms')]);
-    Object.assign(process.env, {
-      NODE_ENV: 'test',
-      EMAIL_DATABASE_URL: email.url,
-      FORMS_DATABASE_URL: forms.url,
-      ENCRYPTION_KEY: NEW_KEY,
-      ENCRYPTION_KEYS_RETIRED: OLD_KEY,
-    });
-    app = await NestFactory.createApplicationContext(AdminModule, { logger: false });
-    const prisma = app.get(EmailPrisma);
+    cli = await startAdminCli({ ENCRYPTION_KEY: NEW_KEY, ENCRYPTION_KEYS_RETIRED: OLD_KEY });
+    const prisma = cli.app.get(EmailPrisma);
     await prisma.workspace.create({ data: { id: 'wsp_rotate', name: 'Rotate' } });
     await prisma.deliveryConnection.createMany({
       data: [
@@ -61,17 +47,16 @@ describe('admin-cli: rewrap-secrets', () => {
   afterAll(async () => {
     delete process.env.ENCRYPTION_KEY;
     delete process.env.ENCRYPTION_KEYS_RETIRED;
-    await app?.close();
-    await Promise.all([email?.drop(), forms?.drop()]);
+    await cli?.close();
   });
 
   it('moves secrets to the active key, reports the unreadable ones, and changes nothing on a second run', async () => {
-    expect(await COMMANDS['rewrap-secrets'](app, [])).toEqual({ examined: 5, rewrapped: 2, unreadable: ['edc_lost', 'wsb_lost'] });
-    const stored = await app.get(EmailPrisma).deliveryConnection.findUniqueOrThrow({ where: { id: 'edc_old' } });
+    expect(await cli.run('rewrap-secrets', [])).toEqual({ examined: 5, rewrapped: 2, unreadable: ['edc_lost', 'wsb_lost'] });
+    const stored = await cli.app.get(EmailPrisma).deliveryConnection.findUniqueOrThrow({ where: { id: 'edc_old' } });
     // Only the new key is needed now.
     expect(new ConnectionSecrets(new SecretBox(NEW_KEY)).open('edc_old', stored.secrets)).toEqual({ api_key: 're_old_secret' });
-    const hook = await app.get(EmailPrisma).webhookSubscription.findUniqueOrThrow({ where: { id: 'wsb_old' } });
+    const hook = await cli.app.get(EmailPrisma).webhookSubscription.findUniqueOrThrow({ where: { id: 'wsb_old' } });
     expect(new SubscriptionSecrets(new SecretBox(NEW_KEY)).open('wsb_old', hook.signing_secret)).toBe('whsec_wsb_old');
-    expect(await COMMANDS['rewrap-secrets'](app, [])).toEqual({ examined: 5, rewrapped: 0, unreadable: ['edc_lost', 'wsb_lost'] });
+    expect(await cli.run('rewrap-secrets', [])).toEqual({ examined: 5, rewrapped: 0, unreadable: ['edc_lost', 'wsb_lost'] });
   });
 });

@@ -1,17 +1,11 @@
-import { INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { DomainError } from '@shared/errors';
-import { createTestDatabase, TestDatabase, uniqueQueuePrefix } from '@shared/testing';
-import { AdminModule } from '../src/admin.module';
-import { COMMANDS } from '../src/commands';
+import { AdminCli, startAdminCli } from './admin-cli.fixture';
 
 /** The workspace's name and postal address (the footer of every marketing email) are set by an operator. */
 describe('admin-cli: update-workspace', () => {
-  let email: TestDatabase;
-  let forms: TestDatabase;
-  let app: INestApplicationContext;
+  let cli: AdminCli;
 
-  const run = async (name: string, args: string[]) => (await COMMANDS[name](app, args)) as Record<string, string | null>;
+  const run = (name: string, args: string[]) => cli.run<Record<string, string | null>>(name, args);
   const refusal = (args: string[]) =>
     run('update-workspace', args).then(
       () => null,
@@ -19,14 +13,9 @@ describe('admin-cli: update-workspace', () => {
     );
 
   beforeAll(async () => {
-    [email, forms] = await Promise.all([createTestDatabase('email'), createTestDatabase('forms')]);
-    Object.assign(process.env, { NODE_ENV: 'test', EMAIL_DATABASE_URL: email.url, FORMS_DATABASE_URL: forms.url, QUEUE_PREFIX: uniqueQueuePrefix() });
-    app = await NestFactory.createApplicationContext(AdminModule, { logger: false });
+    cli = await startAdminCli();
   });
-  afterAll(async () => {
-    await app?.close();
-    await Promise.all([email?.drop(), forms?.drop()]);
-  });
+  afterAll(() => cli?.close());
 
   it('sets the given fields, clears one given empty, and leaves the others', async () => {
     const { workspace_id } = await run('create-workspace', ['--name', 'Northwind']);
