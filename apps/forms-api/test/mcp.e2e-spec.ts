@@ -241,13 +241,16 @@ describe('forms-api: MCP endpoint (real MCP client over streamable HTTP)', () =>
     const publish = await call(client, 'postline_publish_form', { formId });
     expect(publish.error).toMatchObject({ category: 'validation', code: 'invalid_tool_arguments', message: 'draftRevision is required.' });
 
-    // update_field reads the draft first (payment fields): an older revision and one the draft never reached are conflicts too.
+    // update_field reads the draft first (payment fields): an older revision and one the draft never reached are conflicts
+    // too, and a malformed one gets the route's own answer.
     const stepId = (ok(await call(client, 'postline_get_form', { formId })).draft_schema as { steps: Array<{ id: string }> }).steps[0].id;
     const fieldId = (ok(await call(client, 'postline_add_field', { formId, stepId, type: 'text', label: 'Q' })).field as { id: string }).id;
     for (const draftRevision of [0, 99]) {
       const edit = await call(client, 'postline_update_field', { formId, fieldId, label: 'Changed', draftRevision });
       expect([draftRevision, edit.error]).toMatchObject([draftRevision, { status: 409, code: 'stale_draft_revision', details: { current_draft_revision: 2 } }]);
     }
+    const malformed = await call(client, 'postline_update_field', { formId, fieldId, label: 'Changed', draftRevision: 'two' });
+    expect(malformed.error).toMatchObject({ status: 400, code: 'validation_failed' });
     ok(await call(client, 'postline_update_field', { formId, fieldId, label: 'Changed', draftRevision: 2 }));
   });
 

@@ -81,9 +81,9 @@ const isStale = (response: RouteResponse) => (response.body as { error?: { code?
 /**
  * update_field, refused when the field is a payment field in the draft. The write is pinned to the revision that was
  * read, so a field made a payment field between the read and the write is refused too: the pinned write meets a stale
- * revision and the draft is read again. A caller's older revision gets the route's conflict; a newer one than was read
- * means the draft moved on, so it is read again. `force` waives the caller's revision, never the pin. Any other answer
- * to the read is left to the edit's route.
+ * revision and the draft is read again. A caller's older (or malformed) revision gets the route's answer; a newer one
+ * than was read means the draft moved on, so it is read again. `force` waives the caller's revision, never the pin. Any
+ * other answer to the read is left to the edit's route.
  */
 async function updateFieldPinned(
   connection: FormsMcpConnection,
@@ -107,7 +107,7 @@ async function updateFieldPinned(
         message: `${String(args.fieldId)} is a payment field; payment fields are not available through MCP: change it in the app.`,
         details: { field: 'fieldId' },
       };
-    if (typeof given === 'number' && given < revision) return run(toRouteRequest(tool.route, args));
+    if (given !== undefined && (typeof given !== 'number' || given < revision)) return run(toRouteRequest(tool.route, args));
     if (typeof given === 'number' && given > revision) continue;
     const written = await run(toRouteRequest(tool.route, { ...edit, draftRevision: revision }));
     if (given !== undefined || !isStale(written) || read === PINNED_EDIT_READS) return written;
