@@ -51,6 +51,21 @@ describe('built deployables', () => {
   );
 
   it.each(['email-api', 'forms-worker'])(
+    "%s closes once when a terminal's Ctrl-C (SIGINT) is followed by npm start's SIGTERM",
+    async (name) => {
+      const deployable = await startBuiltDeployable(name, env);
+      try {
+        deployable.child.kill('SIGINT');
+        deployable.child.kill('SIGTERM');
+        expect({ name, code: await deployable.stop(), output: deployable.output() }).toEqual({ name, code: 0, output: '' });
+      } finally {
+        deployable.child.kill('SIGKILL');
+      }
+    },
+    60_000,
+  );
+
+  it.each(['email-api', 'forms-worker'])(
     '%s binds every address when HOST=0.0.0.0 (as the containers set it)',
     async (name) => {
       const deployable = await startBuiltDeployable(name, { ...env, HOST: '0.0.0.0' });
