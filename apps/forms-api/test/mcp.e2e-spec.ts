@@ -247,7 +247,16 @@ describe('forms-api: MCP endpoint (real MCP client over streamable HTTP)', () =>
     const fieldId = (ok(await call(client, 'postline_add_field', { formId, stepId, type: 'text', label: 'Q' })).field as { id: string }).id;
     for (const draftRevision of [0, 99]) {
       const edit = await call(client, 'postline_update_field', { formId, fieldId, label: 'Changed', draftRevision });
-      expect([draftRevision, edit.error]).toMatchObject([draftRevision, { status: 409, code: 'stale_draft_revision', details: { current_draft_revision: 2 } }]);
+      // The same answer whether the route or the tool itself gives it.
+      expect([draftRevision, edit.error]).toMatchObject([
+        draftRevision,
+        {
+          status: 409,
+          code: 'stale_draft_revision',
+          message: `The draft is at revision 2, not ${draftRevision}. Reload the form, reapply your change and send the current draft_revision.`,
+          details: { details: { field: 'draft_revision' }, current_draft_revision: 2 },
+        },
+      ]);
     }
     const malformed = await call(client, 'postline_update_field', { formId, fieldId, label: 'Changed', draftRevision: 'two' });
     expect(malformed.error).toMatchObject({ status: 400, code: 'validation_failed' });

@@ -115,8 +115,9 @@ async function updateFieldPinned(
   return {
     status: 409,
     code: 'stale_draft_revision',
-    message: `The draft is at revision ${revision}, not ${String(given)}. Reload the form with get_form, reapply your change and send its draftRevision.`,
-    details: { field: 'draftRevision', current_draft_revision: revision },
+    // The same answer the route gives a stale revision.
+    message: `The draft is at revision ${revision}, not ${String(given)}. Reload the form, reapply your change and send the current draft_revision.`,
+    details: { details: { field: 'draft_revision' }, current_draft_revision: revision },
   };
 }
 
