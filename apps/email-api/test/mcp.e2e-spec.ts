@@ -1,10 +1,10 @@
 import { AddressInfo } from 'node:net';
-import Ajv, { ValidateFunction } from 'ajv';
+import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { APP_CONFIG, AppConfig } from '@shared/config';
+import { McpTestClients } from '@shared/testing';
 import { ApiDescription, MCP_OPERATIONS } from '@email/platform';
 import { emailApi, EmailApiHarness } from './helpers';
 
@@ -18,9 +18,7 @@ interface Structured {
 describe('email-api: MCP endpoint (real MCP client over streamable HTTP)', () => {
   let h: EmailApiHarness;
   let base: string;
-  const clients: Client[] = [];
-  const ajv = addFormats(new Ajv({ strict: false, allErrors: true }));
-  const validators = new Map<string, ValidateFunction>();
+  const mcp = new McpTestClients(addFormats(new Ajv({ strict: false, allErrors: true })));
 
   beforeAll(async () => {
     h = await emailApi();
@@ -29,34 +27,19 @@ describe('email-api: MCP endpoint (real MCP client over streamable HTTP)', () =>
   });
 
   afterAll(async () => {
-    await Promise.all(clients.map((client) => client.close()));
+    await mcp.close();
     await h.close();
   });
 
   /** A connected client; `key` undefined sends no credential, `query` selects toolsets or read-only mode. */
-  async function connect(key: string | undefined, query = ''): Promise<Client> {
-    const client = new Client({ name: 'postline-e2e', version: '1.0.0' });
-    const headers: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp${query}`), { requestInit: { headers } }));
-    clients.push(client);
-    return client;
-  }
+  const connect = (key: string | undefined, query = '', headers: Record<string, string> = {}): Promise<Client> =>
+    mcp.connect(`${base}/mcp${query}`, key, headers);
 
-  async function listTools(client: Client): Promise<Tool[]> {
-    const { tools } = await client.listTools();
-    for (const tool of tools) {
-      if (validators.has(tool.name)) continue;
-      ajv.compile(tool.inputSchema); // every input schema is valid JSON Schema too
-      validators.set(tool.name, ajv.compile(tool.outputSchema!));
-    }
-    return tools;
-  }
+  const listTools = (client: Client): Promise<Tool[]> => mcp.listTools(client);
 
   /** Calls a tool and holds its structuredContent to the tool's output schema. */
   async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ result: CallToolResult; content: Structured }> {
-    const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
-    const validate = validators.get(name)!;
-    if (!validate(result.structuredContent)) throw new Error(`${name}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(result.structuredContent)}`);
+    const result = await mcp.callChecked(client, name, args);
     return { result, content: result.structuredContent as unknown as Structured };
   }
 
@@ -171,11 +154,7 @@ describe('email-api: MCP endpoint (real MCP client over streamable HTTP)', () =>
     const reporting = await listTools(await connect(h.key, '?toolsets=reporting'));
     expect(reporting.map((tool) => tool.name)).toContain('subscribers_list');
     expect(reporting.map((tool) => tool.name)).not.toContain('subscribers_upsert');
-    const viaHeader = new Client({ name: 'postline-e2e', version: '1.0.0' });
-    await viaHeader.connect(
-      new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { 'mailrith-mcp-toolsets': 'outbound_webhooks' } } }),
-    );
-    clients.push(viaHeader);
+    const viaHeader = await connect(undefined, '', { 'mailrith-mcp-toolsets': 'outbound_webhooks' });
     const webhooks = (await viaHeader.listTools()).tools.map((tool) => tool.name);
     expect(webhooks).toContain('webhook_subscriptions_create');
     expect(webhooks).not.toContain('subscribers_list');

@@ -16,12 +16,10 @@ import { Worker } from 'bullmq';
 import * as ExcelJS from 'exceljs';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { APP_CONFIG, AppConfig, ConfigModule } from '@shared/config';
 import { CoreModule, trustedWorkspaceId } from '@shared/core';
 import { queuePrefix } from '@shared/queue';
-import { listenOnLoopback, uniqueQueuePrefix } from '@shared/testing';
+import { listenOnLoopback, McpTestClients, uniqueQueuePrefix } from '@shared/testing';
 import { FormsQueues } from '@forms/contracts';
 import { FormsDataAccessModule } from '@forms/data-access';
 import { ExportRunner, SubmissionExportsWorkerModule } from '@forms/exports';
@@ -45,7 +43,7 @@ describe('forms-api: spreadsheet exports on the app session and the MCP tools', 
   let formId: string;
   let cookie: string;
   let csrf: string;
-  const clients: Client[] = [];
+  const mcp = new McpTestClients(addFormats(new Ajv2020({ strict: false, allErrors: true })));
 
   beforeAll(async () => {
     h = await formsApi({ QUEUE_PREFIX: uniqueQueuePrefix(), FORMS_UPLOAD_DIR: uploadDir, RATE_LIMIT_REQUESTS: '1000' });
@@ -81,7 +79,7 @@ describe('forms-api: spreadsheet exports on the app session and the MCP tools', 
   });
 
   afterAll(async () => {
-    await Promise.all(clients.map((client) => client.close()));
+    await mcp.close();
     await worker?.close();
     await workerSide?.close();
     await h?.close();
@@ -159,16 +157,9 @@ describe('forms-api: spreadsheet exports on the app session and the MCP tools', 
 
   it('runs the MCP export tools through the same service, as the caller, each result holding to its output schema', async () => {
     const granted = await o.tokensFor('owner@example.com', 'http://127.0.0.1:9/cb', 'forms:read submissions:read', 'Exporter');
-    const client = await o.mcp(granted.access_token);
-    clients.push(client);
-    const tools = (await client.listTools()).tools;
-    const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
-    const call = async (name: string, args: Json) => {
-      const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
-      const validate = ajv.compile(tools.find((tool) => tool.name === name.replace('.', '_'))!.outputSchema!);
-      expect(validate(result.structuredContent) || validate.errors).toBe(true);
-      return result.structuredContent as Structured;
-    };
+    const client = mcp.track(await o.mcp(granted.access_token));
+    const tools = await mcp.listTools(client);
+    const call = async (name: string, args: Json) => (await mcp.callChecked(client, name, args, name.replace('.', '_'))).structuredContent as Structured;
     expect(tools.find((tool) => tool.name === 'postline_create_submission_export')!._meta).toEqual({ 'postline/scopes': ['submissions:read'] });
 
     const started = await call('postline_create_submission_export', { formId, filters: { search: 'Grace' }, idempotencyKey: 'mcp-export-1' });

@@ -1,12 +1,12 @@
 import { AddressInfo } from 'node:net';
-import Ajv2020, { ValidateFunction } from 'ajv/dist/2020';
+import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { APP_CONFIG, AppConfig } from '@shared/config';
 import { injectRoute, InjectTarget } from '@shared/mcp';
+import { McpTestClients } from '@shared/testing';
 import { createFormsMcpServer, EXPORT_TOOLS, FORMS_TOOLS } from '@forms/mcp';
 import { FormsMcpEndpoint } from '../src/http/mcp/mcp-endpoint';
 import { formsApi, FormsApiHarness } from './helpers';
@@ -29,9 +29,7 @@ interface Structured {
 describe('forms-api: MCP endpoint (real MCP client over streamable HTTP)', () => {
   let h: FormsApiHarness;
   let base: string;
-  const clients: Client[] = [];
-  const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
-  const validators = new Map<string, ValidateFunction>();
+  const mcp = new McpTestClients(addFormats(new Ajv2020({ strict: false, allErrors: true })), 'postline-forms-e2e');
   /** Every tool whose structuredContent a test has held to its output schema. */
   const checked = new Set<string>();
 
@@ -42,35 +40,20 @@ describe('forms-api: MCP endpoint (real MCP client over streamable HTTP)', () =>
   });
 
   afterAll(async () => {
-    await Promise.all(clients.map((client) => client.close()));
+    await mcp.close();
     await h.close();
   });
 
   async function connect(key: string | undefined): Promise<Client> {
-    const client = new Client({ name: 'postline-forms-e2e', version: '1.0.0' });
-    const headers: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), { requestInit: { headers } }));
-    clients.push(client);
-    await listTools(client);
+    const client = await mcp.connect(`${base}/api/mcp`, key);
+    await mcp.listTools(client);
     return client;
   }
 
-  async function listTools(client: Client): Promise<Tool[]> {
-    const { tools } = await client.listTools();
-    for (const tool of tools) {
-      if (validators.has(tool.name)) continue;
-      ajv.compile(tool.inputSchema); // every input schema is valid JSON Schema too
-      validators.set(tool.name, ajv.compile(tool.outputSchema!));
-    }
-    return tools;
-  }
-
-  /** Calls a tool and holds its structuredContent to the tool's output schema. */
+  /** Calls a tool (by its name or its dotted alias) and holds its structuredContent to the tool's output schema. */
   async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<Structured> {
-    const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
     const canonical = name.replace('.', '_');
-    const validate = validators.get(canonical)!;
-    if (!validate(result.structuredContent)) throw new Error(`${name}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(result.structuredContent)}`);
+    const result = await mcp.callChecked(client, name, args, canonical);
     expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual(result.structuredContent);
     expect(Boolean(result.isError)).toBe('error' in result.structuredContent!);
     checked.add(canonical);
@@ -84,7 +67,7 @@ describe('forms-api: MCP endpoint (real MCP client over streamable HTTP)', () =>
 
   it('lists every tool without a credential, with the contract names, scopes, hints and schemas', async () => {
     const client = await connect(undefined);
-    const tools = await listTools(client);
+    const tools = await mcp.listTools(client);
     const names = [...FORMS_TOOLS.map((spec) => `postline_${spec.tool}`), ...EXPORT_TOOLS.map((tool) => tool.name)];
     expect(tools.map((tool) => tool.name).sort()).toEqual(names.sort());
     expect(client.getServerVersion()?.name).toBe('postline-forms');
@@ -344,9 +327,8 @@ describe('forms-api: MCP endpoint (real MCP client over streamable HTTP)', () =>
       });
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
       await server.connect(serverSide);
-      const client = new Client({ name: 'postline-forms-race', version: '1.0.0' });
+      const client = mcp.track(new Client({ name: 'postline-forms-race', version: '1.0.0' }));
       await client.connect(clientSide);
-      clients.push(client);
       const result = (await client.callTool({
         name: 'postline_update_field',
         arguments: { formId, fieldId: 'fld_x', label: 'Changed', ...extra },

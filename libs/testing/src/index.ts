@@ -18,3 +18,4 @@ export * from './oauth-purge-cases';
 export * from './loopback-server';
 export * from './query-plans';
 export * from './mcp-public-limit';
+export * from './mcp-test-clients';
