@@ -1,6 +1,5 @@
 import type { ValidateFunction } from 'ajv';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 
 /** The part of an Ajv instance the clients use: the services' tools speak different JSON Schema drafts. */
@@ -24,6 +23,11 @@ export class McpTestClients {
 
   /** A client connected to `url`; `bearer` undefined sends no credential. */
   async connect(url: string | URL, bearer?: string, headers: Record<string, string> = {}): Promise<Client> {
+    // Loaded here, not with the module: most suites that use @shared/testing never speak MCP.
+    const [{ Client }, { StreamableHTTPClientTransport }] = await Promise.all([
+      import('@modelcontextprotocol/sdk/client/index.js'),
+      import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+    ]);
     const client = this.track(new Client({ name: this.clientName, version: '1.0.0' }));
     const requestHeaders = bearer ? { ...headers, authorization: `Bearer ${bearer}` } : headers;
     await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: requestHeaders } }));
