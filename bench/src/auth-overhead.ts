@@ -3,8 +3,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '@shared/testing';
 import { createWorkspaceWithKey } from './access';
-import { Benchmark, emit, intOption, log, parseOptions, round } from './cli';
-import { describeSummary, inclusiveTime, profiled, ProfileSwitch, readProfile, summarizeProfile } from './cpu-profile';
+import { Benchmark, emit, HTTP_LOAD_OPTIONS, httpLoadOption, intOption, log, parseOptions, round } from './cli';
+import {
+  CPU_PROFILE_OPTIONS,
+  cpuProfileIntervalOption,
+  describeSummary,
+  inclusiveTime,
+  profiled,
+  ProfileSwitch,
+  readProfile,
+  summarizeProfile,
+} from './cpu-profile';
 import { openBenchDatabase } from './databases';
 import { issueApiKey } from './fixtures';
 import { measure, Measurement, median } from './measure';
@@ -66,21 +75,16 @@ const USAGE = `auth-overhead [--connections 32] [--duration 10] [--warmup 3] [--
 
 async function run(args: string[]): Promise<void> {
   const o = parseOptions(args, {
-    connections: { type: 'string' },
-    duration: { type: 'string' },
-    warmup: { type: 'string' },
+    ...HTTP_LOAD_OPTIONS,
     rounds: { type: 'string' },
     'skip-profile': { type: 'boolean' },
-    'cpu-prof-dir': { type: 'string' },
-    'cpu-prof-interval-us': { type: 'string' },
+    ...CPU_PROFILE_OPTIONS,
     'database-url': { type: 'string' },
     'keep-db': { type: 'boolean' },
   });
-  const connections = intOption(o.connections, 'connections', 32, 1, 10_000);
-  const duration = intOption(o.duration, 'duration', 10, 1, 600);
-  const warmup = intOption(o.warmup, 'warmup', 3, 0, 600);
+  const { connections, duration, warmup } = httpLoadOption(o);
   const rounds = intOption(o.rounds, 'rounds', 1, 1, 20);
-  const intervalUs = intOption(o['cpu-prof-interval-us'], 'cpu-prof-interval-us', 250, 50, 100_000);
+  const intervalUs = cpuProfileIntervalOption(o);
 
   const database = await openBenchDatabase('auth-overhead', { name: DATABASE, givenUrl: o['database-url'], keep: o['keep-db'] });
   const profileDir = o['cpu-prof-dir'] ?? (o['skip-profile'] ? undefined : mkdtempSync(path.join(tmpdir(), 'bench-auth-overhead-')));

@@ -50,6 +50,26 @@ export function numberOption(raw: string | undefined, name: string, fallback: nu
   return value;
 }
 
+/** --connections, --duration and --warmup of the closed-loop HTTP benchmarks, for parseOptions. */
+export const HTTP_LOAD_OPTIONS = { connections: { type: 'string' }, duration: { type: 'string' }, warmup: { type: 'string' } } as const;
+
+/** Their values: `defaultConnections` connections, 10 s measured after 3 s of warm-up unless given. */
+export function httpLoadOption(values: { connections?: string; duration?: string; warmup?: string }, defaultConnections = 32) {
+  return {
+    connections: intOption(values.connections, 'connections', defaultConnections, 1, 10_000),
+    duration: intOption(values.duration, 'duration', 10, 1, 600),
+    warmup: intOption(values.warmup, 'warmup', 3, 0, 600),
+  };
+}
+
+/**
+ * --rate-limit-requests, the email-api's RATE_LIMIT_REQUESTS: 0 (the default) turns the per-key limit off;
+ * a large limit keeps it on (a Redis round trip per request) without ever refusing.
+ */
+export function rateLimitRequestsOption(raw: string | undefined): number {
+  return intOption(raw, 'rate-limit-requests', 0, 0, 10_000_000);
+}
+
 export function choiceOption<T extends string>(raw: string | undefined, name: string, fallback: T, allowed: readonly T[]): T {
   if (raw === undefined) return fallback;
   if (!(allowed as readonly string[]).includes(raw)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')} (got "${raw}")`);

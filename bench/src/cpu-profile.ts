@@ -10,6 +10,14 @@ import { REPO_ROOT } from './databases';
  * the time went: by package, by group and by function.
  */
 
+/** --cpu-prof-dir and --cpu-prof-interval-us of the benchmarks that profile a server, for parseOptions. */
+export const CPU_PROFILE_OPTIONS = { 'cpu-prof-dir': { type: 'string' }, 'cpu-prof-interval-us': { type: 'string' } } as const;
+
+/** The profiler's sampling interval in µs (default 250). */
+export function cpuProfileIntervalOption(values: { 'cpu-prof-interval-us'?: string }): number {
+  return intOption(values['cpu-prof-interval-us'], 'cpu-prof-interval-us', 250, 50, 100_000);
+}
+
 /** The wrapper entry, built (the child runs it with plain `node`, as startApp does). */
 export function profiledEntry(): string {
   const entry = path.join(REPO_ROOT, 'bench/dist/profiled-entry.js');
@@ -244,6 +252,13 @@ export function describeSummary(label: string, summary: ProfileSummary): string 
   lines.push('  top functions (self time):');
   for (const f of summary.functions) lines.push(`  ${String(f.pct_of_busy).padStart(5)}%  ${f.function}`);
   return lines.join('\n');
+}
+
+/** Where the time of a measured phase went: its summary on stderr and as a result line (`extra` goes before `file`). */
+export function reportProfile(bench: string, label: string, file: string, extra: Record<string, unknown> = {}): void {
+  const summary = summarizeProfile(readProfile(file));
+  log(describeSummary(label, summary));
+  emit({ bench, profile_of: label, ...extra, file, ...summary });
 }
 
 /** `cpu-profile <file.cpuprofile>`: the same summary for any profile (e.g. one kept by --cpu-prof-dir). */

@@ -4,8 +4,8 @@ import { clickPath, openPixelPath, TrackingTokens } from '@email/delivery';
 import { trustedWorkspaceId } from '@shared/core';
 import { freePort } from '@shared/testing';
 import { createWorkspaceWithKey } from './access';
-import { Benchmark, emit, intOption, log, parseOptions, round } from './cli';
-import { describeSummary, profiled, ProfileSwitch, readProfile, summarizeProfile } from './cpu-profile';
+import { Benchmark, emit, HTTP_LOAD_OPTIONS, httpLoadOption, intOption, log, parseOptions, round } from './cli';
+import { profiled, ProfileSwitch, reportProfile } from './cpu-profile';
 import { openBenchDatabase, REPO_ROOT, withClient } from './databases';
 import { GeneratedRequest, measure, Measurement, median } from './measure';
 import { appEntry, RunningApp, startApp } from './server';
@@ -63,18 +63,14 @@ async function countEvents(url: string, workspaceId: string): Promise<Record<Rou
 async function run(args: string[]): Promise<void> {
   const o = parseOptions(args, {
     subscribers: { type: 'string' },
-    connections: { type: 'string' },
-    duration: { type: 'string' },
-    warmup: { type: 'string' },
+    ...HTTP_LOAD_OPTIONS,
     rounds: { type: 'string' },
     'database-url': { type: 'string' },
     'keep-db': { type: 'boolean' },
     'cpu-prof-dir': { type: 'string' },
   });
   const subscriberCount = intOption(o.subscribers, 'subscribers', 20_000, 1, 1_000_000);
-  const connections = intOption(o.connections, 'connections', 256, 1, 10_000);
-  const duration = intOption(o.duration, 'duration', 10, 1, 600);
-  const warmup = intOption(o.warmup, 'warmup', 3, 0, 600);
+  const { connections, duration, warmup } = httpLoadOption(o, 256);
   const rounds = intOption(o.rounds, 'rounds', 1, 1, 20);
 
   const database = await openBenchDatabase('email-tracking', { name: DATABASE, givenUrl: o['database-url'], keep: o['keep-db'] });
@@ -142,11 +138,7 @@ async function run(args: string[]): Promise<void> {
             },
           });
           const profileFile = await profile?.stop();
-          if (profileFile) {
-            const profileSummary = summarizeProfile(readProfile(profileFile));
-            log(describeSummary(`email-api ${route}`, profileSummary));
-            emit({ bench: 'email-tracking', profile_of: `email-api ${route}`, round: r + 1, file: profileFile, ...profileSummary });
-          }
+          if (profileFile) reportProfile('email-tracking', `email-api ${route}`, profileFile, { round: r + 1 });
           (results[`${key}:${route}`] ??= []).push(result);
           emit({ bench: 'email-tracking', round: r + 1, target: key, route, connections, duration_s: duration, ...result });
         }

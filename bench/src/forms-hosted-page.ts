@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '@shared/testing';
-import { Benchmark, emit, intOption, log, parseOptions, round } from './cli';
-import { describeSummary, readProfile, summarizeProfile } from './cpu-profile';
+import { Benchmark, emit, HTTP_LOAD_OPTIONS, httpLoadOption, log, parseOptions, round } from './cli';
+import { CPU_PROFILE_OPTIONS, cpuProfileIntervalOption, reportProfile } from './cpu-profile';
 import { openBenchDatabase, REPO_ROOT } from './databases';
 import {
   BENCH_FORM_FIELD_COUNT,
@@ -14,7 +14,7 @@ import {
   createPublishedBenchForm,
   startFormsApi,
 } from './forms-fixtures';
-import { measure } from './measure';
+import { measure, warnOnFailures } from './measure';
 import { processRssMb, RunningApp, startApp } from './server';
 
 const DATABASE = 'pl_bench_forms_hosted_page';
@@ -33,18 +33,13 @@ const USAGE = `forms-hosted-page [--connections 32] [--duration 10] [--warmup 3]
 
 async function run(args: string[]): Promise<void> {
   const o = parseOptions(args, {
-    connections: { type: 'string' },
-    duration: { type: 'string' },
-    warmup: { type: 'string' },
+    ...HTTP_LOAD_OPTIONS,
     'database-url': { type: 'string' },
     'keep-db': { type: 'boolean' },
-    'cpu-prof-dir': { type: 'string' },
-    'cpu-prof-interval-us': { type: 'string' },
+    ...CPU_PROFILE_OPTIONS,
   });
-  const connections = intOption(o.connections, 'connections', 32, 1, 10_000);
-  const duration = intOption(o.duration, 'duration', 10, 1, 600);
-  const warmup = intOption(o.warmup, 'warmup', 3, 0, 600);
-  const intervalUs = intOption(o['cpu-prof-interval-us'], 'cpu-prof-interval-us', 250, 50, 100_000);
+  const { connections, duration, warmup } = httpLoadOption(o);
+  const intervalUs = cpuProfileIntervalOption(o);
 
   const database = await openBenchDatabase('forms-hosted-page', { name: DATABASE, service: 'forms', givenUrl: o['database-url'], keep: o['keep-db'] });
   let app: RunningApp | undefined;
@@ -128,13 +123,8 @@ async function run(args: string[]): Promise<void> {
       server_rss_mb: processRssMb(app.pid),
       ...(profileFile ? { cpu_profile: profileFile } : {}),
     });
-    if (result.non_2xx || result.errors)
-      log(`forms-hosted-page: WARNING ${result.non_2xx} non-2xx answers (${JSON.stringify(result.status_counts)}), ${result.errors} errors`);
-    if (profileFile) {
-      const summary = summarizeProfile(readProfile(profileFile));
-      log(describeSummary('forms-api GET /f/{public_id}', summary));
-      emit({ bench: 'forms-hosted-page', profile_of: 'forms-api GET /f/{public_id}', file: profileFile, ...summary });
-    }
+    warnOnFailures('forms-hosted-page', result);
+    if (profileFile) reportProfile('forms-hosted-page', 'forms-api GET /f/{public_id}', profileFile);
   } finally {
     await app?.stop();
     await bare?.stop();

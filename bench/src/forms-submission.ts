@@ -1,10 +1,9 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { Benchmark, choiceOption, emit, intOption, log, parseOptions } from './cli';
-import { describeSummary, readProfile, summarizeProfile } from './cpu-profile';
+import { Benchmark, choiceOption, emit, HTTP_LOAD_OPTIONS, httpLoadOption, log, parseOptions } from './cli';
+import { CPU_PROFILE_OPTIONS, cpuProfileIntervalOption, reportProfile } from './cpu-profile';
 import { openBenchDatabase, withClient } from './databases';
 import { callApi } from './fixtures';
 import { BENCH_FORM_FIELD_COUNT, BENCH_FORM_STEP_COUNT, benchAnswers, createFormsAccount, createPublishedBenchForm, startFormsApi } from './forms-fixtures';
-import { GeneratedRequest, measure } from './measure';
+import { GeneratedRequest, measure, readUntilStill, statusTally, warnOnFailures } from './measure';
 import { processRssMb, RunningApp } from './server';
 
 const DATABASE = 'pl_bench_forms_submission';
@@ -34,19 +33,14 @@ interface SubmissionAnswer {
 async function run(args: string[]): Promise<void> {
   const o = parseOptions(args, {
     via: { type: 'string' },
-    connections: { type: 'string' },
-    duration: { type: 'string' },
-    warmup: { type: 'string' },
+    ...HTTP_LOAD_OPTIONS,
     'database-url': { type: 'string' },
     'keep-db': { type: 'boolean' },
-    'cpu-prof-dir': { type: 'string' },
-    'cpu-prof-interval-us': { type: 'string' },
+    ...CPU_PROFILE_OPTIONS,
   });
   const via = choiceOption<Via>(o.via, 'via', 'api', ['api', 'public']);
-  const connections = intOption(o.connections, 'connections', 32, 1, 10_000);
-  const duration = intOption(o.duration, 'duration', 10, 1, 600);
-  const warmup = intOption(o.warmup, 'warmup', 3, 0, 600);
-  const intervalUs = intOption(o['cpu-prof-interval-us'], 'cpu-prof-interval-us', 250, 50, 100_000);
+  const { connections, duration, warmup } = httpLoadOption(o);
+  const intervalUs = cpuProfileIntervalOption(o);
 
   const database = await openBenchDatabase('forms-submission', { name: DATABASE, service: 'forms', givenUrl: o['database-url'], keep: o['keep-db'] });
   let app: RunningApp | undefined;
@@ -109,7 +103,7 @@ async function run(args: string[]): Promise<void> {
         onResponse: recordAnswer,
       },
     ];
-    const answered = { measured: {} as Record<string, number>, all: { 201: 1 } as Record<string, number> }; // + the probe
+    const answered = statusTally({ 201: 1 }); // + the probe
     log(`forms-submission: ${route} (form ${form.form_id}): ${warmup}s warm-up + ${duration}s at ${connections} connections`);
     const result = await measure({
       url: baseUrl,
@@ -121,10 +115,7 @@ async function run(args: string[]): Promise<void> {
       databaseUrl: database.url,
       sampleBackends: true,
       beforeMeasure: () => profile?.start(),
-      onResponse: (status, measured) => {
-        answered.all[status] = (answered.all[status] ?? 0) + 1;
-        if (measured) answered.measured[status] = (answered.measured[status] ?? 0) + 1;
-      },
+      onResponse: answered.add,
     });
     const profileFile = await profile?.stop();
     emit({
@@ -140,18 +131,13 @@ async function run(args: string[]): Promise<void> {
       server_rss_mb: processRssMb(app.pid),
       ...(profileFile ? { cpu_profile: profileFile } : {}),
     });
-    if (result.non_2xx || result.errors)
-      log(`forms-submission: WARNING ${result.non_2xx} non-2xx answers (${JSON.stringify(result.status_counts)}), ${result.errors} errors`);
-    if (profileFile) {
-      const summary = summarizeProfile(readProfile(profileFile));
-      log(describeSummary(`forms-api ${route}`, summary));
-      emit({ bench: 'forms-submission', profile_of: `forms-api ${route}`, file: profileFile, ...summary });
-    }
+    warnOnFailures('forms-submission', result);
+    if (profileFile) reportProfile('forms-submission', `forms-api ${route}`, profileFile);
 
     // Requests cut off when autocannon stopped (after the warm-up and after the run) may still be
     // committing: wait until the table is still.
     const ids = [...answeredIds];
-    const check = () =>
+    const state = await readUntilStill(() =>
       withClient(database.url, async (client) => {
         const { rows } = await client.query<{ rows: number; counter: number; answered: number }>(
           `SELECT (SELECT count(*)::int FROM form_submissions WHERE form_id = $1) AS rows,
@@ -160,17 +146,10 @@ async function run(args: string[]): Promise<void> {
           [form.form_id, ids],
         );
         return rows[0];
-      });
-    let state = await check();
-    for (let i = 0; i < 20; i++) {
-      await sleep(250);
-      const next = await check();
-      const still = JSON.stringify(next) === JSON.stringify(state);
-      state = next;
-      if (still) break;
-    }
-    const answers201 = answered.all['201'] ?? 0;
-    const answeredTotal = Object.values(answered.all).reduce((sum, n) => sum + n, 0);
+      }),
+    );
+    const answers201 = answered.counts['201'] ?? 0;
+    const answeredTotal = Object.values(answered.counts).reduce((sum, n) => sum + n, 0);
     // Sent with a body of their own but never answered: autocannon closes its connections when it stops.
     const unanswered = sent - answeredTotal;
     const rowsWithoutAnswer = state.rows - state.answered;
@@ -187,7 +166,7 @@ async function run(args: string[]): Promise<void> {
       rows_without_answer: rowsWithoutAnswer,
       requests_sent: sent,
       requests_unanswered: unanswered,
-      answers_incl_warmup: answered.all,
+      answers_incl_warmup: answered.counts,
       rows_equal_responses_count: state.rows === state.counter,
       rows_equal_201_answers: state.rows === answers201,
       consistent:

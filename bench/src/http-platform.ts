@@ -1,6 +1,6 @@
 import { freePort } from '@shared/testing';
 import { createWorkspaceWithKey } from './access';
-import { Benchmark, emit, intOption, log, parseOptions, round, UsageError } from './cli';
+import { Benchmark, emit, HTTP_LOAD_OPTIONS, httpLoadOption, intOption, log, parseOptions, round, UsageError } from './cli';
 import { BENCH_DATABASE, openBenchDatabase } from './databases';
 import { LoadResult, runLoad } from './load';
 import { appEntry, processCpuSeconds, processRssMb, RunningApp, startApp } from './server';
@@ -30,16 +30,12 @@ const USAGE = `http-platform [--database-url URL] [--connections 32] [--duration
 async function run(args: string[]): Promise<void> {
   const o = parseOptions(args, {
     'database-url': { type: 'string' },
-    connections: { type: 'string' },
-    duration: { type: 'string' },
-    warmup: { type: 'string' },
+    ...HTTP_LOAD_OPTIONS,
     routes: { type: 'string' },
     'auth-cache-ttl-ms': { type: 'string' },
     'keep-db': { type: 'boolean' },
   });
-  const connections = intOption(o.connections, 'connections', 32, 1, 10_000);
-  const duration = intOption(o.duration, 'duration', 10, 1, 600);
-  const warmup = intOption(o.warmup, 'warmup', 3, 0, 600);
+  const { connections, duration, warmup } = httpLoadOption(o);
   const keys = (o.routes ?? ROUTES.map((r) => r.key).join(','))
     .split(',')
     .map((k) => k.trim())

@@ -33,7 +33,7 @@ interface AutocannonOptions {
 }
 
 /** What autocannon() returns without a callback: an EventEmitter that is also a promise of the result. */
-interface AutocannonInstance extends PromiseLike<AutocannonResult> {
+export interface AutocannonInstance extends PromiseLike<AutocannonResult> {
   on(event: 'response', listener: (client: unknown, statusCode: number, bytes: number, responseTimeMs: number) => void): this;
   /** Emitted when the measured run starts (after any warm-up, which runs on an instance of its own). */
   on(event: 'start', listener: () => void): this;
@@ -86,7 +86,8 @@ export interface LoadOptions {
   serverCpuSeconds?: () => number | undefined;
 }
 
-export interface LoadResult {
+/** The figures every load run reports: request count and rate, latency percentiles, failures. */
+export interface RunSummary {
   requests: number;
   req_per_s: number;
   latency_avg_ms: number;
@@ -98,12 +99,17 @@ export interface LoadResult {
   non_2xx: number;
   errors: number;
   timeouts: number;
+}
+
+export interface LoadResult extends RunSummary {
   /** Server CPU microseconds per measured request, when serverCpuSeconds was given and could be read. */
   server_cpu_us_per_request?: number;
 }
 
-/** The figures every load run reports: request count and rate, latency percentiles, failures. */
-export function summarizeRun(result: { '2xx': number; non2xx: number; duration: number; errors: number; timeouts: number }, latencies: LatencySamples) {
+export function summarizeRun(
+  result: { '2xx': number; non2xx: number; duration: number; errors: number; timeouts: number },
+  latencies: LatencySamples,
+): RunSummary {
   const total = result['2xx'] + result.non2xx;
   const latency = latencies.summary();
   return {

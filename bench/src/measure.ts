@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
-import { round } from './cli';
+import { log, round } from './cli';
 import { withClient } from './databases';
-import { LatencySamples, summarizeRun } from './load';
+import { AutocannonInstance, LatencySamples, RunSummary, summarizeRun } from './load';
 import { processCpuSeconds } from './server';
 
 /**
@@ -20,19 +21,6 @@ export interface GeneratedRequest {
   setupRequest?: (request: GeneratedRequest) => GeneratedRequest;
   /** Called with each answer to this request and its body (autocannon collects the body anyway). */
   onResponse?: (status: number, body: string) => void;
-}
-
-interface AutocannonResult {
-  duration: number;
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-  '2xx': number;
-  statusCodeStats: Record<string, { count: number }>;
-}
-
-interface AutocannonInstance extends PromiseLike<AutocannonResult> {
-  on(event: 'response', listener: (client: unknown, statusCode: number, bytes: number, responseTimeMs: number) => void): this;
 }
 
 interface AutocannonOptions {
@@ -78,19 +66,8 @@ export interface MeasureOptions {
   onResponse?: (statusCode: number, measured: boolean, bytes: number) => void;
 }
 
-export interface Measurement {
-  requests: number;
-  req_per_s: number;
-  latency_avg_ms: number;
-  latency_p50_ms: number;
-  latency_p90_ms: number;
-  latency_p95_ms: number;
-  latency_p99_ms: number;
-  latency_max_ms: number;
+export interface Measurement extends RunSummary {
   status_counts: Record<string, number>;
-  non_2xx: number;
-  errors: number;
-  timeouts: number;
   /** The app process (user + system, all its threads) per measured answer. */
   app_cpu_us_per_request?: number;
   /** The PostgreSQL client backends of the database per measured answer (background processes left out). */
@@ -268,6 +245,36 @@ async function sampleBackends(url: string): Promise<{ stop(): Promise<NonNullabl
       };
     },
   };
+}
+
+/** Answers by status code, warm-up included: pass `add` as measure's onResponse. */
+export function statusTally(initial: Record<string, number> = {}): { counts: Record<string, number>; add: (status: number) => void } {
+  const counts = { ...initial };
+  return {
+    counts,
+    add: (status) => {
+      counts[status] = (counts[status] ?? 0) + 1;
+    },
+  };
+}
+
+/** The stderr warning of a run with failed answers. */
+export function warnOnFailures(bench: string, result: Measurement): void {
+  if (result.non_2xx || result.errors)
+    log(`${bench}: WARNING ${result.non_2xx} non-2xx answers (${JSON.stringify(result.status_counts)}), ${result.errors} errors`);
+}
+
+/** Reads every 250 ms (5 s at most) until two readings in a row agree; returns the last. */
+export async function readUntilStill<T>(read: () => Promise<T>): Promise<T> {
+  let state = await read();
+  for (let i = 0; i < 20; i++) {
+    await sleep(250);
+    const next = await read();
+    const still = JSON.stringify(next) === JSON.stringify(state);
+    state = next;
+    if (still) break;
+  }
+  return state;
 }
 
 /** The median of some numbers (the mean of the middle two for an even count). */

@@ -4,8 +4,8 @@ import { Client } from 'pg';
 import { CursorCodec, cursorFor } from '@shared/pagination';
 import { freePort } from '@shared/testing';
 import { createWorkspaceWithKey } from './access';
-import { Benchmark, emit, intOption, log, parseOptions, round, UsageError } from './cli';
-import { describeSummary, profiled, ProfileSwitch, readProfile, summarizeProfile } from './cpu-profile';
+import { Benchmark, emit, HTTP_LOAD_OPTIONS, httpLoadOption, intOption, log, parseOptions, rateLimitRequestsOption, round, UsageError } from './cli';
+import { CPU_PROFILE_OPTIONS, cpuProfileIntervalOption, profiled, ProfileSwitch, reportProfile } from './cpu-profile';
 import { openBenchDatabase, REPO_ROOT, withClient } from './databases';
 import { callApi, issueApiKey } from './fixtures';
 import { measure, Measurement, median, warmUp } from './measure';
@@ -90,29 +90,23 @@ async function run(args: string[]): Promise<void> {
     count: { type: 'string' },
     page: { type: 'string' },
     limit: { type: 'string' },
-    connections: { type: 'string' },
-    duration: { type: 'string' },
-    warmup: { type: 'string' },
+    ...HTTP_LOAD_OPTIONS,
     rounds: { type: 'string' },
     prewarm: { type: 'string' },
     targets: { type: 'string' },
     'database-url': { type: 'string' },
     workspace: { type: 'string' },
     'keep-db': { type: 'boolean' },
-    'cpu-prof-dir': { type: 'string' },
-    'cpu-prof-interval-us': { type: 'string' },
+    ...CPU_PROFILE_OPTIONS,
     'rate-limit-requests': { type: 'string' },
   });
-  // 0 turns the per-key limit off; a large limit keeps it on (a Redis round trip per request) without ever refusing.
-  const rateLimitRequests = intOption(o['rate-limit-requests'], 'rate-limit-requests', 0, 0, 10_000_000);
+  const rateLimitRequests = rateLimitRequestsOption(o['rate-limit-requests']);
   const count = intOption(o.count, 'count', 1_000_000, 1, 100_000_000);
   const limit = intOption(o.limit, 'limit', 100, 1, 100);
   const pageNumber = intOption(o.page, 'page', 5000, 2);
-  const connections = intOption(o.connections, 'connections', 32, 1, 10_000);
-  const duration = intOption(o.duration, 'duration', 10, 1, 600);
-  const warmup = intOption(o.warmup, 'warmup', 3, 0, 600);
+  const { connections, duration, warmup } = httpLoadOption(o);
   const rounds = intOption(o.rounds, 'rounds', 1, 1, 20);
-  const intervalUs = intOption(o['cpu-prof-interval-us'], 'cpu-prof-interval-us', 250, 50, 100_000);
+  const intervalUs = cpuProfileIntervalOption(o);
   const targetKeys = (o.targets ?? 'app,bare').split(',').map((t) => t.trim());
   if (!targetKeys.length || targetKeys.some((t) => t !== 'app' && t !== 'bare')) throw new UsageError('--targets must list app and/or bare');
   if (o.workspace && !o['database-url']) throw new UsageError('--workspace needs --database-url');
@@ -247,11 +241,7 @@ async function run(args: string[]): Promise<void> {
             ...(profileFile ? { cpu_profile: profileFile } : {}),
           });
           if (result.non_2xx || result.errors) log(`subscribers-list: WARNING ${result.non_2xx} non-2xx answers, ${result.errors} errors`);
-          if (profileFile) {
-            const summary = summarizeProfile(readProfile(profileFile));
-            log(describeSummary(`${target.label} ${request.key}`, summary));
-            emit({ bench: 'subscribers-list', profile_of: `${target.label} ${request.key}`, round: round_, file: profileFile, ...summary });
-          }
+          if (profileFile) reportProfile('subscribers-list', `${target.label} ${request.key}`, profileFile, { round: round_ });
         }
       }
     }

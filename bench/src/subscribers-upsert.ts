@@ -1,11 +1,10 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '@shared/testing';
 import { createWorkspaceWithKey } from './access';
-import { Benchmark, choiceOption, emit, intOption, log, parseOptions } from './cli';
-import { describeSummary, profiled, ProfileSwitch, readProfile, summarizeProfile } from './cpu-profile';
+import { Benchmark, choiceOption, emit, HTTP_LOAD_OPTIONS, httpLoadOption, intOption, log, parseOptions, rateLimitRequestsOption } from './cli';
+import { CPU_PROFILE_OPTIONS, cpuProfileIntervalOption, profiled, ProfileSwitch, reportProfile } from './cpu-profile';
 import { openBenchDatabase, withClient } from './databases';
 import { callApi } from './fixtures';
-import { GeneratedRequest, measure } from './measure';
+import { GeneratedRequest, measure, readUntilStill, statusTally, warnOnFailures } from './measure';
 import { seedSubscribers } from './seed';
 import { appEntry, processRssMb, RunningApp, startApp } from './server';
 
@@ -33,24 +32,18 @@ const USAGE = `subscribers-upsert [--existing 100000] [--connections 32] [--dura
 async function run(args: string[]): Promise<void> {
   const o = parseOptions(args, {
     existing: { type: 'string' },
-    connections: { type: 'string' },
-    duration: { type: 'string' },
-    warmup: { type: 'string' },
+    ...HTTP_LOAD_OPTIONS,
     'tag-via': { type: 'string' },
     'database-url': { type: 'string' },
     'keep-db': { type: 'boolean' },
-    'cpu-prof-dir': { type: 'string' },
-    'cpu-prof-interval-us': { type: 'string' },
+    ...CPU_PROFILE_OPTIONS,
     'rate-limit-requests': { type: 'string' },
   });
-  // 0 turns the per-key limit off; a large limit keeps it on (a Redis round trip per request) without ever refusing.
-  const rateLimitRequests = intOption(o['rate-limit-requests'], 'rate-limit-requests', 0, 0, 10_000_000);
+  const rateLimitRequests = rateLimitRequestsOption(o['rate-limit-requests']);
   const existingCount = intOption(o.existing, 'existing', 100_000, 1, 50_000_000);
-  const connections = intOption(o.connections, 'connections', 32, 1, 10_000);
-  const duration = intOption(o.duration, 'duration', 10, 1, 600);
-  const warmup = intOption(o.warmup, 'warmup', 3, 0, 600);
+  const { connections, duration, warmup } = httpLoadOption(o);
   const tagVia = choiceOption<TagVia>(o['tag-via'], 'tag-via', 'existing_tag_ids', ['existing_tag_ids', 'new_tags', 'none']);
-  const intervalUs = intOption(o['cpu-prof-interval-us'], 'cpu-prof-interval-us', 250, 50, 100_000);
+  const intervalUs = cpuProfileIntervalOption(o);
 
   const database = await openBenchDatabase('subscribers-upsert', { name: DATABASE, givenUrl: o['database-url'], keep: o['keep-db'] });
   let app: RunningApp | undefined;
@@ -119,7 +112,7 @@ async function run(args: string[]): Promise<void> {
         setupRequest: (request) => ({ ...request, body: bodyFor(sent++) }),
       },
     ];
-    const answered = { measured: {} as Record<string, number>, all: {} as Record<string, number> };
+    const answered = statusTally();
     log(`subscribers-upsert: POST /v1/subscribers (${tagVia}, custom field ${fieldId}): ${warmup}s warm-up + ${duration}s at ${connections} connections`);
     const result = await measure({
       url: baseUrl,
@@ -131,10 +124,7 @@ async function run(args: string[]): Promise<void> {
       databaseUrl: database.url,
       sampleBackends: true,
       beforeMeasure: () => profile?.start(),
-      onResponse: (status, measured) => {
-        answered.all[status] = (answered.all[status] ?? 0) + 1;
-        if (measured) answered.measured[status] = (answered.measured[status] ?? 0) + 1;
-      },
+      onResponse: answered.add,
     });
     const profileFile = await profile?.stop();
     emit({
@@ -150,17 +140,12 @@ async function run(args: string[]): Promise<void> {
       server_rss_mb: processRssMb(app.pid),
       ...(profileFile ? { cpu_profile: profileFile } : {}),
     });
-    if (result.non_2xx || result.errors)
-      log(`subscribers-upsert: WARNING ${result.non_2xx} non-2xx answers (${JSON.stringify(result.status_counts)}), ${result.errors} errors`);
-    if (profileFile) {
-      const summary = summarizeProfile(readProfile(profileFile));
-      log(describeSummary('email-api POST /v1/subscribers', summary));
-      emit({ bench: 'subscribers-upsert', profile_of: 'email-api POST /v1/subscribers', file: profileFile, ...summary });
-    }
+    warnOnFailures('subscribers-upsert', result);
+    if (profileFile) reportProfile('subscribers-upsert', 'email-api POST /v1/subscribers', profileFile);
 
     if (!tagId) return;
     // Requests cut off when autocannon stopped may still be committing: wait until the table is still.
-    const check = () =>
+    const state = await readUntilStill(() =>
       withClient(database.url, async (client) => {
         const { rows } = await client.query<{
           counter: number;
@@ -181,18 +166,11 @@ async function run(args: string[]): Promise<void> {
           [tagId, workspaceId, fieldId],
         );
         return rows[0];
-      });
-    let state = await check();
-    for (let i = 0; i < 20; i++) {
-      await sleep(250);
-      const next = await check();
-      const still = JSON.stringify(next) === JSON.stringify(state);
-      state = next;
-      if (still) break;
-    }
+      }),
+    );
     const tagged = Number(state.tagged);
     const ok2xx =
-      Object.entries(answered.all)
+      Object.entries(answered.counts)
         .filter(([code]) => code.startsWith('2'))
         .reduce((sum, [, n]) => sum + n, 0) + 2; // + the two probes
     emit({
@@ -207,7 +185,7 @@ async function run(args: string[]): Promise<void> {
       subscribers_created: Number(state.created),
       subscribers_with_field_value: Number(state.with_value),
       answers_2xx_incl_warmup: ok2xx,
-      answers_incl_warmup: answered.all,
+      answers_incl_warmup: answered.counts,
     });
     if (state.counter !== tagged) log(`subscribers-upsert: MISMATCH: subscriber_count ${state.counter}, ${tagged} tagged subscribers`);
     if (nextExisting <= existingCount && tagged < ok2xx) log(`subscribers-upsert: MISMATCH: ${ok2xx} successful answers but only ${tagged} tagged subscribers`);
