@@ -1,28 +1,15 @@
-import { Client } from 'pg';
-import { createTestDatabase, TestDatabase } from '@shared/testing';
 import { audienceBenchmark } from './audience';
 import { AUDIENCE_TAGS } from './audience-seed';
 import { captureBenchmarkOutput } from './capture-output';
+import { useTestDatabase } from '@shared/testing';
 
 /**
  * A tiny run of the audience benchmark on a throw-away database: it seeds, checks the compiled count and pages against
  * hand-written SQL (it throws when they disagree), prints its lines, and reuses or replaces the seed as told.
  */
 describe('audience benchmark', () => {
-  let db: TestDatabase;
-  let client: Client;
+  const db = useTestDatabase('email');
   const { results } = captureBenchmarkOutput();
-
-  beforeAll(async () => {
-    db = await createTestDatabase('email');
-    client = new Client({ connectionString: db.url });
-    await client.connect();
-  });
-
-  afterAll(async () => {
-    await client?.end();
-    await db?.drop();
-  });
 
   const args = (...extra: string[]) => [
     '--database-url',
@@ -43,7 +30,7 @@ describe('audience benchmark', () => {
     '90',
     ...extra,
   ];
-  const one = async (sql: string, values: unknown[]) => (await client.query(sql, values)).rows[0] as Record<string, unknown>;
+  const one = async (sql: string, values: unknown[]) => (await db.client.query(sql, values)).rows[0] as Record<string, unknown>;
 
   let firstWorkspace: string;
 

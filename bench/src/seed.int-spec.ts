@@ -1,27 +1,14 @@
-import { Client } from 'pg';
-import { createTestDatabase, TestDatabase } from '@shared/testing';
 import { createWorkspaceWithKey } from './access';
+import { useTestDatabase } from '@shared/testing';
 import { seedSubscribers, SeedParams } from './seed';
 
 describe('seedSubscribers (PostgreSQL)', () => {
-  let db: TestDatabase;
-  let client: Client;
+  const db = useTestDatabase('email');
   const base = { years: 3, seed: 1, batchRows: 700, log: () => undefined };
-
-  beforeAll(async () => {
-    db = await createTestDatabase('email');
-    client = new Client({ connectionString: db.url });
-    await client.connect();
-  });
-
-  afterAll(async () => {
-    await client?.end();
-    await db?.drop();
-  });
 
   const indexes = async () =>
     (
-      await client.query<{ name: string; valid: boolean }>(
+      await db.client.query<{ name: string; valid: boolean }>(
         `SELECT i.relname AS name, x.indisvalid AS valid FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
         WHERE x.indrelid = 'subscribers'::regclass ORDER BY 1`,
       )
@@ -39,7 +26,7 @@ describe('seedSubscribers (PostgreSQL)', () => {
     expect(before.map((i) => i.name)).toContain('subscribers_workspace_id_email_key');
     expect(before.every((i) => i.valid)).toBe(true);
 
-    const { rows } = await client.query<{ n: string; emails: string; ordered: boolean }>(
+    const { rows } = await db.client.query<{ n: string; emails: string; ordered: boolean }>(
       `SELECT count(*) AS n, count(DISTINCT email) AS emails,
               bool_and(id_order = time_order) AS ordered
          FROM (SELECT email, row_number() OVER (ORDER BY id) AS id_order, row_number() OVER (ORDER BY created_at, id) AS time_order
@@ -54,7 +41,7 @@ describe('seedSubscribers (PostgreSQL)', () => {
     await seedSubscribers({ ...base, url: db.url, workspaceId, count: 300, indexMode: 'auto', fkMode: 'auto' });
     const second = await seedSubscribers({ ...base, url: db.url, workspaceId, count: 200, indexMode: 'auto', fkMode: 'auto' });
     expect(second.first_email).toBe('user300@seed.example');
-    const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM subscribers WHERE workspace_id = $1', [workspaceId]);
+    const { rows } = await db.client.query<{ n: string }>('SELECT count(*) AS n FROM subscribers WHERE workspace_id = $1', [workspaceId]);
     expect(rows[0].n).toBe('500');
   });
 

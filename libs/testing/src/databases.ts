@@ -45,3 +45,29 @@ export async function createTestDatabase(service: Service): Promise<TestDatabase
 export function uniqueQueuePrefix(): string {
   return `t${randomBytes(5).toString('hex')}`;
 }
+
+/**
+ * A test database of the file's own with a client connected to it, both closed after the file's tests. Call at
+ * describe level; `url` and `client` are there once the tests run.
+ */
+export function useTestDatabase(service: Service): { readonly url: string; readonly client: Client } {
+  let db: TestDatabase;
+  let client: Client;
+  beforeAll(async () => {
+    db = await createTestDatabase(service);
+    client = new Client({ connectionString: db.url });
+    await client.connect();
+  });
+  afterAll(async () => {
+    await client?.end();
+    await db?.drop();
+  });
+  return {
+    get url() {
+      return db.url;
+    },
+    get client() {
+      return client;
+    },
+  };
+}

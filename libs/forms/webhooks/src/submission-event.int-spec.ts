@@ -1,21 +1,11 @@
-import { Client } from 'pg';
-import { createTestDatabase, TestDatabase } from '@shared/testing';
+import { useTestDatabase } from '@shared/testing';
 import { submissionCreatedOutbox } from './submission-event';
 
 describe('the form.submission.created outbox statement', () => {
-  let db: TestDatabase;
-  let sql: Client;
+  const db = useTestDatabase('forms');
 
   beforeAll(async () => {
-    db = await createTestDatabase('forms');
-    sql = new Client({ connectionString: db.url });
-    await sql.connect();
-    await sql.query(`INSERT INTO workspaces (id, name, updated_at) VALUES ('wrk_1', 'Hooks', now())`);
-  });
-
-  afterAll(async () => {
-    await sql?.end();
-    await db?.drop();
+    await db.client.query(`INSERT INTO workspaces (id, name, updated_at) VALUES ('wrk_1', 'Hooks', now())`);
   });
 
   const record = {
@@ -39,13 +29,13 @@ describe('the form.submission.created outbox statement', () => {
   /** Runs the statement as the submission insert does: a CTE fed by the inserted row (or by none). */
   async function write(inserted: boolean) {
     const outbox = submissionCreatedOutbox({ record: '$1::json', workspaceId: '$2', createdAt: '$3', inserted: 'ins' });
-    await sql.query(`WITH ins AS (SELECT 1 WHERE $4::boolean), outboxed AS (${outbox}) SELECT count(*) FROM outboxed`, [
+    await db.client.query(`WITH ins AS (SELECT 1 WHERE $4::boolean), outboxed AS (${outbox}) SELECT count(*) FROM outboxed`, [
       JSON.stringify(record),
       'wrk_1',
       new Date(record.submission.createdAt),
       inserted,
     ]);
-    return (await sql.query(`SELECT id, workspace_id, type, payload, created_at FROM outbox_events`)).rows;
+    return (await db.client.query(`SELECT id, workspace_id, type, payload, created_at FROM outbox_events`)).rows;
   }
 
   it('writes nothing when the insert took no row', async () => {

@@ -1,10 +1,9 @@
 import { Test, TestingModule } from '@nestjs/testing';
-import { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { ConfigModule, loadConfig } from '@shared/config';
 import { CoreModule } from '@shared/core';
 import { EmailDataAccessModule } from '@email/data-access';
-import { createTestDatabase, TestDatabase, until, WebhookReceiver, WebhookReceiverOptions } from '@shared/testing';
+import { until, WebhookReceiver, WebhookReceiverOptions, useTestDatabase } from '@shared/testing';
 import { newSigningSecret, WEBHOOK_CLIENT_OPTIONS, WebhookClientOptions, WebhookDispatcher } from '@shared/webhooks';
 import { SubscriptionSecrets } from '../subscriptions/subscription-secrets';
 import { EmailWebhookStore } from './email-webhook-store';
@@ -13,28 +12,16 @@ import { WebhookDispatchModule } from './webhook-dispatch.module';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('webhook dispatch: outbox fan-out, signed delivery, retries, auto-disable', () => {
-  let db: TestDatabase;
-  let sql: Client;
+  const db = useTestDatabase('email');
   let module: TestingModule;
   let secrets: SubscriptionSecrets;
   const receivers: WebhookReceiver[] = [];
   let counter = 0;
 
-  beforeAll(async () => {
-    db = await createTestDatabase('email');
-    sql = new Client({ connectionString: db.url });
-    await sql.connect();
-  });
-
   afterEach(async () => {
     await module?.get(WebhookDispatcher).stop();
     await module?.close();
     for (const receiver of receivers.splice(0)) await receiver.stop();
-  });
-
-  afterAll(async () => {
-    await sql?.end();
-    await db?.drop();
   });
 
   /** A fresh workspace and a dispatcher started on it with fast settings (the HTTPS receivers' certificate trusted). */
@@ -51,7 +38,7 @@ describe('webhook dispatch: outbox fan-out, signed delivery, retries, auto-disab
     await module.init();
     secrets = module.get(SubscriptionSecrets);
     const workspace = `wsp_hooks${++counter}`;
-    await sql.query(`INSERT INTO workspaces (id, name, updated_at) VALUES ($1, 'Hooks', now())`, [workspace]);
+    await db.client.query(`INSERT INTO workspaces (id, name, updated_at) VALUES ($1, 'Hooks', now())`, [workspace]);
     module.get(WebhookDispatcher).start();
     return workspace;
   }
@@ -65,7 +52,7 @@ describe('webhook dispatch: outbox fan-out, signed delivery, retries, auto-disab
   async function subscribe(workspace: string, url: string, patterns: string[], status = 'active') {
     const id = `wsb_${workspace}_${++counter}`;
     const secret = newSigningSecret();
-    await sql.query(
+    await db.client.query(
       `INSERT INTO webhook_subscriptions (id, workspace_id, name, url, status, event_patterns, signing_secret, signing_secret_preview, updated_at)
        VALUES ($1, $2, $1, $3, $4, $5, $6, 'whsec_…', now())`,
       [id, workspace, url, status, patterns, secrets.seal(id, secret)],
@@ -76,7 +63,7 @@ describe('webhook dispatch: outbox fan-out, signed delivery, retries, auto-disab
   async function emit(workspace: string, type: string, count = 1): Promise<string[]> {
     const ids = Array.from({ length: count }, () => `evt_${workspace}_${++counter}`);
     for (const id of ids) {
-      await sql.query(`INSERT INTO outbox_events (id, workspace_id, type, payload) VALUES ($1, $2, $3, $4)`, [
+      await db.client.query(`INSERT INTO outbox_events (id, workspace_id, type, payload) VALUES ($1, $2, $3, $4)`, [
         id,
         workspace,
         type,
@@ -86,7 +73,7 @@ describe('webhook dispatch: outbox fan-out, signed delivery, retries, auto-disab
     return ids;
   }
 
-  const subscription = async (id: string) => (await sql.query(`SELECT * FROM webhook_subscriptions WHERE id = $1`, [id])).rows[0];
+  const subscription = async (id: string) => (await db.client.query(`SELECT * FROM webhook_subscriptions WHERE id = $1`, [id])).rows[0];
   const headersOf = (request: { headers: Record<string, unknown> }) => ({
     'webhook-id': String(request.headers['webhook-id']),
     'webhook-timestamp': String(request.headers['webhook-timestamp']),
@@ -138,7 +125,7 @@ describe('webhook dispatch: outbox fan-out, signed delivery, retries, auto-disab
     const row = await subscription(id);
     expect(row).toMatchObject({ status: 'active', last_delivery_status: 'delivered', last_delivery_error: null, failing_since: null });
     expect(row.last_failed_at).toBeInstanceOf(Date);
-    const delivery = (await sql.query(`SELECT state, attempts, last_status FROM webhook_deliveries WHERE subscription_id = $1`, [id])).rows;
+    const delivery = (await db.client.query(`SELECT state, attempts, last_status FROM webhook_deliveries WHERE subscription_id = $1`, [id])).rows;
     expect(delivery).toEqual([{ state: 'delivered', attempts: 3, last_status: 204 }]);
     expect(flaky.received).toHaveLength(3);
   });
@@ -167,7 +154,7 @@ describe('webhook dispatch: outbox fan-out, signed delivery, retries, auto-disab
     await emit(workspace, 'automation.entered');
     await until('first', () => sink.received.length === 1);
     const rotated = newSigningSecret();
-    await sql.query(`UPDATE webhook_subscriptions SET signing_secret = $2 WHERE id = $1`, [id, secrets.seal(id, rotated)]);
+    await db.client.query(`UPDATE webhook_subscriptions SET signing_secret = $2 WHERE id = $1`, [id, secrets.seal(id, rotated)]);
     await emit(workspace, 'automation.completed');
     await until('second', () => sink.received.length === 2);
     const [before, after] = sink.received;
@@ -209,14 +196,14 @@ describe('webhook dispatch: outbox fan-out, signed delivery, retries, auto-disab
     const [quiet] = await emit(workspace, 'landing_page.submitted');
     await until(
       'dispatched',
-      async () => (await sql.query(`SELECT 1 FROM outbox_events WHERE id = ANY($1) AND dispatched_at IS NOT NULL`, [[pending, quiet]])).rowCount === 2,
+      async () => (await db.client.query(`SELECT 1 FROM outbox_events WHERE id = ANY($1) AND dispatched_at IS NOT NULL`, [[pending, quiet]])).rowCount === 2,
     );
     await until('attempted', () => sink.received.length === 2);
-    await sql.query(`UPDATE webhook_deliveries SET state = 'failed' WHERE event_id = $1`, [quiet]);
-    await sql.query(`UPDATE outbox_events SET dispatched_at = now() - interval '2 hours' WHERE id = ANY($1)`, [[pending, quiet]]);
+    await db.client.query(`UPDATE webhook_deliveries SET state = 'failed' WHERE event_id = $1`, [quiet]);
+    await db.client.query(`UPDATE outbox_events SET dispatched_at = now() - interval '2 hours' WHERE id = ANY($1)`, [[pending, quiet]]);
     expect(await module.get(EmailWebhookStore).prune(1)).toBe(1);
-    const left = (await sql.query(`SELECT id FROM outbox_events WHERE id = ANY($1)`, [[pending, quiet]])).rows.map((r) => r.id);
+    const left = (await db.client.query(`SELECT id FROM outbox_events WHERE id = ANY($1)`, [[pending, quiet]])).rows.map((r) => r.id);
     expect(left).toEqual([pending]);
-    expect((await sql.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE event_id = $1`, [quiet])).rows[0].n).toBe(0);
+    expect((await db.client.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE event_id = $1`, [quiet])).rows[0].n).toBe(0);
   });
 });
