@@ -102,6 +102,16 @@ describe('email-api: subscriber import jobs', () => {
     expect((await api.as().get(`/v1/jobs/subscriber-import-uploads/${uploadId}`).expect(200)).body.data.status).toBe('Ready');
   });
 
+  it.each([
+    ['the create', '/v1/jobs/subscriber-imports'],
+    ['the dry run', '/v1/jobs/subscriber-imports/preview'],
+  ])('refuses a mapping without its field on %s as a validation error naming it', async (_case, path) => {
+    const uploadId = await readyUpload(api, CSV);
+    const mappings = [{ csv_column: 'Email', field: { type: 'email' } }, { csv_column: 'Full name' }];
+    const { body } = await api.as().post(path).send({ upload_id: uploadId, mappings }).expect(400);
+    expect(body.error).toMatchObject({ code: 'validation_failed', details: { field: 'mappings[1].field' } });
+  });
+
   it("refuses another workspace's custom field, tag or upload", async () => {
     const other = await api.newWorkspace();
     const theirField = (await api.as(other.api_key).post('/v1/custom-fields').send({ label: 'Theirs', type: 'Text' }).expect(201)).body.data.id;

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsObject, IsOptional, IsString, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
 import { NotBlank, Omittable } from '@shared/errors';
 import { Pagination } from '@shared/pagination';
 
@@ -27,6 +27,7 @@ export class SubscriberImportMappingDto {
   csv_column!: string;
 
   @ApiProperty({ type: SubscriberImportMappingFieldDto })
+  @IsObject()
   @ValidateNested()
   @Type(() => SubscriberImportMappingFieldDto)
   field!: SubscriberImportMappingFieldDto;
