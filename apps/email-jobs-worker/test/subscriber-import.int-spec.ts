@@ -271,6 +271,20 @@ describe('email-jobs-worker: subscriber imports', () => {
     expect(await counts()).toEqual({ ...before, 'subscriber.updated': before['subscriber.updated'] + 1 });
   });
 
+  it('rejects a row whose mapped cell holds a NUL byte, as the upsert refuses one, in the dry run and the import alike', async () => {
+    const file = Buffer.from('E-mail,Name,Land,Status,Size\nnul\0mail@example.com,N,,,\nnul.name@example.com,Ab\0c,,,\nnul.free@example.com,Ok,,,\n');
+    const rejected = [
+      [1, 'E-mail', 'invalid_characters'],
+      [2, 'Name', 'invalid_characters'],
+    ];
+    for (const dryRun of [true, false]) {
+      const job = await runQueued(await importJob(file, { dryRun }));
+      expect(job).toMatchObject({ status: 'Completed', error_message: null, created_count: 1, rejected_count: 2 });
+      expect(job.rejections.map(({ row_number, csv_column, code }) => [row_number, csv_column, code])).toEqual(rejected);
+    }
+    expect(await prisma.subscriber.count({ where: { workspace_id: WS, email: { startsWith: 'nul' } } })).toBe(1);
+  });
+
   it('fails the job when a mapped custom field changed type after the rows were checked against it', async () => {
     const runner = jobs.worker().app.get(ImportRunner);
     const repository = (runner as unknown as { jobs: { customFieldDefinitions: (...args: unknown[]) => Promise<Map<string, unknown>> } }).jobs;

@@ -9,7 +9,7 @@ import {
   SubscriberStatusName,
   toCountryCode,
 } from '@email/audience';
-import { DomainError } from '@shared/errors';
+import { DomainError, isStorableText } from '@shared/errors';
 import { SubscriberImportMappingDto } from './import.dto';
 
 /** Where each subscriber field is read from in a record (column indexes), checked against the upload's headers. */
@@ -86,28 +86,35 @@ export const mappedCustomFieldIds = (mappings: SubscriberImportMappingDto[]): st
 
 /**
  * One record checked with the upsert's rules (the same functions): a valid email, a name of at most 255 characters, a
- * country name or code, a status, custom field values of their field's type. The first bad cell rejects the row.
+ * country name or code, a status, custom field values of their field's type, and no cell the database cannot store
+ * (the upsert refuses those as `invalid_characters`). The first bad cell rejects the row.
  */
 export function readRow(record: string[], rowNumber: number, mapping: CompiledMapping): ImportRow | Rejection {
   const cell = (index: number) => record[index] ?? '';
   let column: string | null = mapping.email.column;
   try {
-    if (isBlank(cell(mapping.email.index))) return { rowNumber, column, code: 'invalid_email', reason: 'The email cell is empty.' };
-    const row: ImportRow = { rowNumber, email: subscriberEmail(cell(mapping.email.index), column), customFields: {} };
+    const email = cell(mapping.email.index);
+    if (isBlank(email)) return { rowNumber, column, code: 'invalid_email', reason: 'The email cell is empty.' };
+    if (!isStorableText(email)) return unstorableCell(rowNumber, column);
+    const row: ImportRow = { rowNumber, email: subscriberEmail(email, column), customFields: {} };
     for (const [key, read] of [
       ['name', subscriberName],
       ['country', toCountryCode],
       ['status', subscriberStatus],
     ] as const) {
       const at = mapping[key];
-      if (!at || isBlank(cell(at.index))) continue;
+      const text = at ? cell(at.index) : '';
+      if (!at || isBlank(text)) continue;
       column = at.column;
-      (row as unknown as Record<string, unknown>)[key] = read(cell(at.index), at.column);
+      if (!isStorableText(text)) return unstorableCell(rowNumber, column);
+      (row as unknown as Record<string, unknown>)[key] = read(text, at.column);
     }
     for (const field of mapping.customFields) {
-      if (isBlank(cell(field.index))) continue;
+      const text = cell(field.index);
+      if (isBlank(text)) continue;
       column = field.column;
-      row.customFields[field.definition.id] = normalizeFieldValue(field.definition, cell(field.index), field.column);
+      if (!isStorableText(text)) return unstorableCell(rowNumber, column);
+      row.customFields[field.definition.id] = normalizeFieldValue(field.definition, text, field.column);
     }
     return row;
   } catch (error) {
@@ -115,5 +122,12 @@ export function readRow(record: string[], rowNumber: number, mapping: CompiledMa
     throw error;
   }
 }
+
+const unstorableCell = (rowNumber: number, column: string): Rejection => ({
+  rowNumber,
+  column,
+  code: 'invalid_characters',
+  reason: 'The cell holds a NUL character or a broken (unpaired surrogate) character, which cannot be stored.',
+});
 
 export const isRejection = (result: ImportRow | Rejection): result is Rejection => 'code' in result;
