@@ -120,13 +120,15 @@ describe('email-api: subscriber import uploads', () => {
     expect(readdirSync(path.join(filesDir, 'imports', api.workspaceId))).toEqual([`${upload.id}.csv`]);
   });
 
-  it('refuses a post without the page token, and a file with no header row, an empty file or an over-size one, keeping the link usable', async () => {
+  it('refuses a post without the page token, and a file with no header row, an empty, binary or over-size one, keeping the link usable', async () => {
     const upload = await startUpload();
     const session = await openPage(upload.path);
     await send(upload.path, { ...session, csrf: 'x'.repeat(32) }, Buffer.from('email\na@example.com\n')).expect(403);
     expect((await send(upload.path, session, Buffer.from(',,\n,,\n')).expect(422)).body.error.code).toBe('no_header_row');
     expect((await send(upload.path, session, Buffer.alloc(0)).expect(422)).body.error.code).toBe('empty_file');
     expect((await send(upload.path, session, Buffer.alloc(65 * 1024, 'a')).expect(413)).body.error.code).toBe('file_too_large');
+    const binary = Buffer.from([...Buffer.from('email,na'), 0, ...Buffer.from('me\nx@example.com,a\n')]);
+    expect((await send(upload.path, session, binary).expect(422)).body.error.code).toBe('unreadable_csv');
     const corrupt = await send(upload.path, session, Buffer.from('email,name\na@example.com,"A\n')).expect(422);
     expect(corrupt.body.error.message).toMatch(/line 2/);
     expect((await api.as().get(`/v1/jobs/subscriber-import-uploads/${upload.id}`).expect(200)).body.data.status).toBe('Pending');

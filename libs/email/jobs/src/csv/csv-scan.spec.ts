@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { csvRecords, detectFormat } from './csv-format';
-import { CsvProblem, MAX_HEADERS, scanCsv } from './csv-scan';
+import { CsvProblem, MAX_HEADER_BYTES, MAX_HEADER_LENGTH, MAX_HEADERS, scanCsv } from './csv-scan';
 
 const utf16 = (text: string, order: 'le' | 'be', bom = true): Buffer => {
   const le = Buffer.from(`${bom ? '\uFEFF' : ''}${text}`, 'utf16le');
@@ -49,8 +49,23 @@ describe('CSV uploads: encoding, delimiter, headers and row count', () => {
     ['too many columns', `${Array.from({ length: MAX_HEADERS + 1 }, (_, i) => `c${i}`).join(',')}\n`, 'too_many_columns'],
     ['a column name over 200 characters', `email,${'x'.repeat(201)}\n`, 'column_name_too_long'],
     ['two columns with one name', 'email,name,email\n', 'duplicate_column'],
+    ['a NUL byte in the header row (a binary file)', 'email,na\0me\nx@example.com,a\n', 'unreadable_csv'],
+    [
+      'column names over 12 KiB together',
+      `${Array.from({ length: MAX_HEADERS }, (_, i) => `${i}`.padEnd(MAX_HEADER_LENGTH, 'x')).join(',')}\n`,
+      'column_names_too_long',
+    ],
   ])('refuses %s', async (_case, text, code) => {
     await expect(scan(Buffer.from(text))).rejects.toMatchObject({ code });
+  });
+
+  it('counts a column name in characters, not UTF-16 units, and takes names up to 12 KiB together', async () => {
+    const emoji = '\u{1F600}'.repeat(MAX_HEADER_LENGTH);
+    expect(await scan(Buffer.from(`email,${emoji}\n`))).toMatchObject({ headers: ['email', emoji] });
+    await expect(scan(Buffer.from(`email,${emoji}\u{1F600}\n`))).rejects.toMatchObject({ code: 'column_name_too_long' });
+    const names = Array.from({ length: 60 }, (_, i) => `${i}`.padEnd(MAX_HEADER_LENGTH, 'x'));
+    expect(Buffer.byteLength(JSON.stringify(names))).toBeLessThanOrEqual(MAX_HEADER_BYTES);
+    expect(await scan(Buffer.from(`${names.join(',')}\n`))).toMatchObject({ headers: names });
   });
 
   it('names the line where a corrupt file goes wrong', async () => {
