@@ -19,6 +19,23 @@ describe('firstFailure', () => {
     });
   });
 
+  it('gives the type check as the reason when a value of the wrong type fails other rules too, containers first', () => {
+    expect(firstFailure([failure('query', { maxLength: 'at most 200 characters', isString: 'query must be a string' })])).toEqual({
+      field: 'query',
+      reason: 'isString: query must be a string',
+    });
+    expect(
+      firstFailure([failure('ids', { isString: 'each value in ids must be a string', arrayMaxSize: 'at most 100', isArray: 'ids must be an array' })]),
+    ).toEqual({
+      field: 'ids',
+      reason: 'isArray: ids must be an array',
+    });
+    expect(firstFailure([failure('id', { notBlank: 'id must not be blank', maxLength: 'too long' })])).toEqual({
+      field: 'id',
+      reason: 'notBlank: id must not be blank',
+    });
+  });
+
   it('builds dotted paths for objects and brackets for array items, depth first', () => {
     const nested = failure('consent_evidence', undefined, [failure('source', undefined, [failure('collected_at', { isDate: 'bad date' })])]);
     expect(firstFailure([nested])).toEqual({ field: 'consent_evidence.source.collected_at', reason: 'isDate: bad date' });

@@ -4,6 +4,12 @@ import { SharedErrors } from './error-codes';
 import { isClosedObject } from './object-schema';
 import { findUnstorableInput } from './storable-input';
 
+/**
+ * Type checks, containers first: when a value of the wrong type fails one of these and other rules too (a length, a
+ * size, "each value"), the type is the reason to give; class-validator lists the constraints in no useful order.
+ */
+const TYPE_CONSTRAINTS = ['isArray', 'isObject', 'isString', 'isInt', 'isNumber', 'isBoolean'];
+
 /** Depth-first path of the first failing property, e.g. `consent_evidence.collected_at` or `tags[2]`. */
 export function firstFailure(errors: ValidationError[], parent = ''): { field: string; reason: string } | undefined {
   for (const error of errors) {
@@ -11,7 +17,8 @@ export function firstFailure(errors: ValidationError[], parent = ''): { field: s
     if (error.constraints && Object.keys(error.constraints).length) {
       // A missing value fails every constraint; the first declared one (often a length) would mislead.
       if ('value' in error && error.value === undefined && !error.constraints.whitelistValidation) return { field, reason: `required: ${field} is required` };
-      const [constraint, message] = Object.entries(error.constraints)[0];
+      const typeCheck = TYPE_CONSTRAINTS.find((name) => name in error.constraints!);
+      const [constraint, message] = typeCheck ? [typeCheck, error.constraints[typeCheck]] : Object.entries(error.constraints)[0];
       const reason = constraint === 'whitelistValidation' ? 'unknown_property' : constraint;
       return { field, reason: message ? `${reason}: ${message}` : reason };
     }
