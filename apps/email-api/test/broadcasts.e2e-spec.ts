@@ -133,6 +133,8 @@ describe('email-api: broadcast drafts', () => {
     await refused({ ...valid, connection_id: 'edc_nope' }, 'unknown_email_delivery_connection', 'connection_id');
     await refused({ ...valid, reply_to_email: 'not an address' }, 'validation_failed', 'reply_to_email');
     await refused({ ...valid, track_opens: 'yes' }, 'validation_failed', 'track_opens');
+    await refused({ ...valid, track_opens: null }, 'validation_failed', 'track_opens');
+    await refused({ ...valid, track_clicks: null }, 'validation_failed', 'track_clicks');
     await refused({ ...valid, audience_definition: { match: 'all' } }, 'validation_failed', 'audience_definition.groups');
     const badCondition = {
       match: 'all',
@@ -175,6 +177,14 @@ describe('email-api: broadcast drafts', () => {
     const empty = await h.as().put(`/v1/broadcasts/${created.id}`).send({}).expect(400);
     expect(empty.body.error.code).toBe('empty_update');
     await h.as().put(`/v1/broadcasts/${created.id}`).send({ body: 'x' }).expect(400);
+    for (const flag of ['track_opens', 'track_clicks']) {
+      const refused = await h
+        .as()
+        .put(`/v1/broadcasts/${created.id}`)
+        .send({ [flag]: null })
+        .expect(400);
+      expect(refused.body.error).toMatchObject({ code: 'validation_failed', details: { field: flag } });
+    }
     await h.as().put('/v1/broadcasts/brd_missing').send({ subject: 'x' }).expect(404);
     expect((await row(created.id)).content_version).toBe(before.content_version + 2);
   });

@@ -154,6 +154,12 @@ describe('email-api: webhook subscriptions', () => {
       .send(body({ event_patterns: 'subscriber.created' }))
       .expect(400);
     expect(res.body.error.details.field).toBe('event_patterns');
+    const nullStatus = await h
+      .as()
+      .post('/v1/webhook-subscriptions')
+      .send(body({ status: null }))
+      .expect(400);
+    expect(nullStatus.body.error).toMatchObject({ code: 'validation_failed', details: { field: 'status' } });
   });
 
   it("needs the read scope of every family subscribed to, and all of them for '*'", async () => {

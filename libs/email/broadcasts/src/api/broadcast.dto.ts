@@ -1,6 +1,6 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { IsBoolean, IsDefined, IsEmail, IsOptional, IsString, Matches, ValidateIf } from 'class-validator';
-import { ClosedObject } from '@shared/errors';
+import { ClosedObject, Omittable } from '@shared/errors';
 import { Pagination } from '@shared/pagination';
 import { AudienceDefinitionDto, type AudienceDefinition } from '@email/audience-engine';
 import { BroadcastStatus } from '@email/data-access';
@@ -85,7 +85,7 @@ const apply =
     for (const decorator of decorators) decorator(target, key);
   };
 const OptionalText = () => apply(ApiPropertyOptional(nullableText), ...optionalText());
-const OptionalBoolean = () => apply(ApiPropertyOptional({ type: Boolean }), IsOptional(), IsBoolean());
+const OptionalBoolean = () => apply(ApiPropertyOptional({ type: Boolean }), Omittable(), IsBoolean());
 
 /** The fields a draft's writes share; subject and body_document are required on create only. */
 class BroadcastWriteFields {
@@ -100,6 +100,7 @@ class BroadcastWriteFields {
   @ApiPropertyOptional(nullableText)
   @IsOptional()
   @ValidateIf((_, value) => value !== null)
+  @IsString()
   @IsEmail({}, { message: 'reply_to_email must be an email address' })
   reply_to_email?: string | null;
 
@@ -158,6 +159,7 @@ export class BroadcastScheduleRequestDto {
 @ClosedObject()
 export class BroadcastTestRequestDto {
   @ApiProperty({ format: 'email', description: 'Any inbox; it does not have to be a subscriber.' })
+  @IsString()
   @IsEmail({}, { message: 'recipient must be an email address' })
   recipient!: string;
 

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsString, MaxLength } from 'class-validator';
 import { NotBlank, Omittable } from '@shared/errors';
 import { Pagination } from '@shared/pagination';
 
@@ -71,7 +71,7 @@ export class WebhookSubscriptionCreateRequestDto {
   event_patterns!: string[];
 
   @ApiPropertyOptional({ enum: WEBHOOK_STATUSES })
-  @IsOptional()
+  @Omittable()
   @IsIn(WEBHOOK_STATUSES)
   status?: WebhookSubscriptionStatus;
 }
