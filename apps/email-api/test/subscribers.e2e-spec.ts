@@ -117,6 +117,10 @@ describe('email-api: subscribers', () => {
         expect({ body, status: res.status, field: res.body.error?.details?.field }).toEqual({ body, status: 400, field });
       }
       expect(await prisma.subscriber.count({ where: { workspace_id: h.workspaceId, email: 'a@b.co' } })).toBe(0);
+      for (const email of [null, 1, ['a@b.co']]) {
+        const res = await upsert({ email });
+        expect(res.body.error.details).toEqual({ field: 'email', reason: 'isString: email must be a string' });
+      }
     });
 
     it('applies the profile rules through the upsert and through PATCH', async () => {

@@ -74,6 +74,7 @@ class SubscriberProfileFields {
 
 export class SubscriberUpsertRequestDto extends SubscriberProfileFields {
   @ApiProperty({ format: 'email', maxLength: 254 })
+  @IsString()
   @IsEmail()
   @MaxLength(254)
   email!: string;
@@ -124,6 +125,7 @@ export class SubscriberUpsertRequestDto extends SubscriberProfileFields {
 export class SubscriberUpdateRequestDto extends SubscriberProfileFields {
   @ApiPropertyOptional({ type: String, format: 'email', maxLength: 254 })
   @ValidateIf(notBlank)
+  @IsString()
   @IsEmail()
   @MaxLength(254)
   email?: string;

@@ -82,6 +82,7 @@ class ConnectionNamingFields {
 
   @ApiPropertyOptional({ format: 'email' })
   @Omittable()
+  @IsString()
   @IsEmail()
   @MaxLength(254)
   from_email?: string;
@@ -129,6 +130,7 @@ export class ConnectionStatusRequestDto {
 @ClosedObject()
 export class ConnectionTestRequestDto {
   @ApiProperty({ format: 'email' })
+  @IsString()
   @IsEmail()
   @MaxLength(254)
   to!: string;
