@@ -267,6 +267,23 @@ describe('email-api: tags, custom fields, sender identities', () => {
       expect(keys.length).toBe(new Set(keys).size);
     });
 
+    it("refuses a label whose token another field's label, or the subscriber's own name or email, already gives", async () => {
+      const create = (label: string) => h.as().post('/v1/custom-fields').send({ label, type: 'Text' });
+      const tier = (await create('Loyalty tier').expect(201)).body.data;
+      expect(tier.personalization_token).toBe('[Subscriber_Loyalty_Tier, fallback=""]');
+      expect((await create('Café').expect(201)).body.data.personalization_token).toBe('[Subscriber_Café, fallback=""]');
+      for (const label of ['loyalty_tier', 'LOYALTY-TIER', ' Loyalty   tier!', 'Cafe\u0301', 'Name', 'EMAIL']) {
+        const refused = await create(label).expect(409);
+        expect(refused.body.error).toMatchObject({ code: 'custom_field_label_taken', details: { field: 'label' } });
+      }
+      const other = (await create('Region').expect(201)).body.data;
+      await h.as().put(`/v1/custom-fields/${other.id}`).send({ label: 'Loyalty-Tier' }).expect(409);
+      for (const label of ['!!!', '🎉']) {
+        const refused = await create(label).expect(400);
+        expect(refused.body.error).toMatchObject({ code: 'validation_failed', details: { field: 'label' } });
+      }
+    });
+
     it('deleting a field removes its values from subscribers', async () => {
       const field = (await h.as().post('/v1/custom-fields').send({ label: 'Temporary', type: 'Text' }).expect(201)).body.data;
       const sub = (

@@ -84,7 +84,11 @@ export const EMAIL_ERROR_CODES = defineErrorCodes({
     description: "A segment or a broadcast that may still send has a condition on the tag, so it cannot be deleted; the envelope's `used_by` lists them.",
   },
   tag_deleted: { type: 'conflict', description: 'A tag named in `new_tags` was deleted while the request attached it; retrying creates it again.' },
-  custom_field_label_taken: { type: 'conflict', description: 'Another custom field of the workspace has this label (compared without case).' },
+  custom_field_label_taken: {
+    type: 'conflict',
+    description:
+      "Another custom field of the workspace has a label that gives the same personalization token (labels compared by their letters and digits, without case), or the label gives the subscriber's own [Subscriber_Name] or [Subscriber_Email].",
+  },
   custom_field_in_use: {
     type: 'conflict',
     description:

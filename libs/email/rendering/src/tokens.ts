@@ -5,7 +5,8 @@
  */
 export type TextSegment = { token: false; text: string } | { token: true; key: string; fallback: string };
 
-const TOKEN = /\[Subscriber_([A-Za-z0-9_]+), *fallback *= *"([^"]*)"\]/g;
+// Letters and digits of any script: custom-field tokens are made from labels (see the audience lib's personalizationKey).
+const TOKEN = /\[Subscriber_([\p{L}\p{M}\p{N}_]+), *fallback *= *"([^"]*)"\]/gu;
 
 export function splitTokens(text: string): TextSegment[] {
   const segments: TextSegment[] = [];

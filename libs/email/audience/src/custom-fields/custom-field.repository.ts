@@ -7,14 +7,17 @@ import { KeysetPage, keysetWhere } from '@shared/pagination';
 import type { SqlTransaction } from '../common/sql-transaction';
 import { CustomFieldTypeName, toApiType } from './custom-field-types';
 import type { FieldDefinition } from './custom-field-values';
+import { tokenIdentity } from './personalization-token';
 
-/** Labels are unique per workspace regardless of case. */
-const labelKey = (label: string) => label.toLowerCase();
+/** Labels are unique per workspace by the token they give (see tokenIdentity). */
+const labelKey = tokenIdentity;
 
 /** The unique (workspace_id, label_key) index is the only label check, so concurrent writers cannot both pass it. */
 function labelTakenOn(error: unknown): never {
   throw isUniqueViolation(error, 'label_key')
-    ? EmailErrors.fail('custom_field_label_taken', 'Another custom field already has this label.', { details: { field: 'label' } })
+    ? EmailErrors.fail('custom_field_label_taken', 'Another custom field already has this label, or one that gives the same personalization token.', {
+        details: { field: 'label' },
+      })
     : error;
 }
 
@@ -48,7 +51,7 @@ export class CustomFieldRepository {
       SELECT id, type::text AS type, options FROM custom_fields WHERE workspace_id = ${workspaceId} AND id = ANY(${ids}::text[]) FOR KEY SHARE`;
   }
 
-  /** Creates the field; a label another field has (in any case) fails on the unique (workspace_id, label_key). */
+  /** Creates the field; a label whose token another field's label gives fails on the unique (workspace_id, label_key). */
   create(workspaceId: WorkspaceId, data: { id: string; label: string; type: CustomFieldType; options: string[] }): Promise<CustomField> {
     return this.prisma.customField.create({ data: { ...data, label_key: labelKey(data.label), workspace_id: workspaceId } }).catch(labelTakenOn);
   }

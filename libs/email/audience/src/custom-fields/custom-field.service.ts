@@ -9,7 +9,7 @@ import { CustomFieldRepository } from './custom-field.repository';
 import { CHOICE_TYPES, CustomFieldTypeName, toApiType, toDbType } from './custom-field-types';
 import type { SqlTransaction } from '../common/sql-transaction';
 import { FieldDefinition } from './custom-field-values';
-import { personalizationToken } from './personalization-token';
+import { BUILT_IN_TOKEN_IDENTITIES, personalizationToken, tokenIdentity } from './personalization-token';
 
 export function toCustomFieldDto(field: CustomField): CustomFieldDto {
   return {
@@ -44,7 +44,7 @@ export class CustomFieldService {
   }
 
   async create(workspaceId: WorkspaceId, input: CustomFieldUpsertRequestDto): Promise<CustomFieldDto> {
-    const label = input.label.trim();
+    const label = checkedLabel(input.label);
     const options = checkedOptions(input.type, input.settings?.options ?? []);
     return toCustomFieldDto(await this.repository.create(workspaceId, { id: this.ids.newId('cf'), label, type: toDbType(input.type), options }));
   }
@@ -56,7 +56,7 @@ export class CustomFieldService {
     const current = await this.require(workspaceId, id);
     const type = input.type ?? toApiType(current.type);
     const options = checkedOptions(type, input.settings?.options ?? current.options);
-    const label = input.label?.trim();
+    const label = input.label === undefined ? undefined : checkedLabel(input.label);
     const field = await this.repository.update(workspaceId, id, { label, type: toDbType(type), options });
     if (field === 'in_use') {
       throw EmailErrors.fail('custom_field_in_use', 'Subscribers hold values for this field; its type cannot change.', { details: { field: 'type' } });
@@ -109,4 +109,16 @@ function checkedOptions(type: CustomFieldTypeName, options: string[]): string[] 
     throw EmailErrors.invalid('validation_failed', 'Multi Select options cannot contain commas (values may be sent comma-separated).', 'settings.options');
   }
   return CHOICE_TYPES.includes(type) ? unique : [];
+}
+
+/** The trimmed label, refused when its personalization token would be empty or the subscriber's own name or email. */
+function checkedLabel(label: string): string {
+  const trimmed = label.trim();
+  const identity = tokenIdentity(trimmed);
+  if (!identity) throw EmailErrors.invalid('validation_failed', 'A label needs a letter or digit: its personalization token is made of them.', 'label');
+  if (BUILT_IN_TOKEN_IDENTITIES.has(identity))
+    throw EmailErrors.fail('custom_field_label_taken', `${personalizationToken(trimmed)} is the subscriber's own ${identity}; choose another label.`, {
+      details: { field: 'label' },
+    });
+  return trimmed;
 }

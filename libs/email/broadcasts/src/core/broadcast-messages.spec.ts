@@ -1,3 +1,5 @@
+import fc from 'fast-check';
+import { BUILT_IN_TOKEN_IDENTITIES, personalizationToken, tokenIdentity } from '@email/audience';
 import { TrackingTokens, UnsubscribeTokens } from '@email/delivery';
 import type { AppConfig } from '@shared/config';
 import { IdGenerator, trustedWorkspaceId } from '@shared/core';
@@ -151,6 +153,23 @@ describe('BroadcastMessages', () => {
     const first = await messages.compile(broadcast());
     expect(await messages.compile(broadcast({ content_version: 4 }))).toBe(first);
     expect(await messages.compile(broadcast({ subject: 'Changed' }))).not.toBe(first);
+  });
+
+  it("fills a custom field's own token whatever its label's script or punctuation", async () => {
+    const labels = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 24 }).filter((label) => {
+      const identity = tokenIdentity(label);
+      return identity !== '' && !BUILT_IN_TOKEN_IDENTITIES.has(identity);
+    });
+    const fixed = ['Ünïcødé ñame', 'first-name', 'Cafe\u0301 au lait', '2nd choice', '会員 番号'];
+    await fc.assert(
+      fc.asyncProperty(labels, async (label) => {
+        const prepared = await messages.prepare(
+          context({ broadcast: broadcast({ subject: `Yours: ${personalizationToken(label)}.` }), customFields: [{ id: 'cf_any', label }] }),
+        );
+        expect(prepared.messageFor({ ...recipient, customFields: { cf_any: 'VALUE' } }).subject).toBe('Yours: VALUE.');
+      }),
+      { numRuns: 40, examples: fixed.map((label) => [label]) },
+    );
   });
 
   it('refuses a document outside the contract, naming the path', async () => {
