@@ -1,5 +1,5 @@
 import { DomainError } from '@shared/errors';
-import { emailIdentity } from './email-identity';
+import { acceptedEmail, emailIdentity } from './email-identity';
 
 describe('emailIdentity', () => {
   it('lower-cases and trims, as before', () => {
@@ -31,4 +31,17 @@ describe('emailIdentity', () => {
     }
     expect((error as DomainError).toBody()).toMatchObject({ type: 'invalid_request', code: 'invalid_email', details: { field: 'email' } });
   });
+});
+
+describe('acceptedEmail', () => {
+  it('takes an ASCII local part with a Unicode domain, in its stored form', () => {
+    expect(acceptedEmail(' Anna@M\u00fcller.de ')).toBe('anna@xn--mller-kva.de');
+  });
+
+  it.each(['Jos\u00e9@example.com', 'Jose\u0301@example.com', '\u00c5sa@example.org', '\u4f1a\u54e1@example.jp'])(
+    'refuses %s: the local part is not ASCII',
+    (email) => {
+      expect(() => acceptedEmail(email, 'row.email')).toThrow(expect.objectContaining({ code: 'invalid_email', details: { field: 'row.email' } }));
+    },
+  );
 });

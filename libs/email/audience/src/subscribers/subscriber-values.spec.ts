@@ -1,6 +1,6 @@
 import { isEmail } from 'class-validator';
 import fc from 'fast-check';
-import { emailIdentity } from './email-identity';
+import { acceptedEmail } from './email-identity';
 import { isPlainEmail, SUBSCRIBER_EMAIL_MAX, subscriberEmail } from './subscriber-values';
 
 /** The full checks alone, as subscriberEmail made them before its plain-address shortcut. */
@@ -8,7 +8,7 @@ function fullChecks(input: string): string {
   const email = input.trim();
   if (email.length > SUBSCRIBER_EMAIL_MAX || !isEmail(email)) return 'invalid';
   try {
-    return emailIdentity(email);
+    return acceptedEmail(email);
   } catch {
     return 'invalid';
   }
@@ -62,7 +62,7 @@ describe('subscriberEmail', () => {
     const sample = fc.sample(address, { numRuns: 2_000, seed: 14 });
     expect(sample.filter((input) => isPlainEmail(input.trim())).length).toBeGreaterThan(200);
     // …and the full checks still see valid addresses the shortcut leaves to them.
-    expect(sample.filter((input) => !isPlainEmail(input.trim()) && fullChecks(input) !== 'invalid').length).toBeGreaterThan(50);
+    expect(sample.filter((input) => !isPlainEmail(input.trim()) && fullChecks(input) !== 'invalid').length).toBeGreaterThan(25);
     expect(isPlainEmail('Ada.Lovelace+news@Mail.Example.COM')).toBe(true);
     expect(stored('  Ada.Lovelace+news@Mail.Example.COM ')).toBe('ada.lovelace+news@mail.example.com');
     for (const other of [

@@ -1,6 +1,6 @@
 import { isEmail } from 'class-validator';
 import { EmailErrors } from '@email/contracts';
-import { emailIdentity } from './email-identity';
+import { acceptedEmail } from './email-identity';
 import { SUBSCRIBER_STATUSES, SubscriberStatusName } from './subscriber.dto';
 
 /** The upsert body's bounds (its DTO states them for the API; bulk writers, the import, check them here). */
@@ -22,7 +22,7 @@ export function subscriberEmail(input: string, field = 'email'): string {
   if (isPlainEmail(email)) return email.toLowerCase();
   if (email.length > SUBSCRIBER_EMAIL_MAX || !isEmail(email))
     throw EmailErrors.invalid('invalid_email', `"${email.slice(0, 60)}" is not an email address.`, field);
-  return emailIdentity(email, field);
+  return acceptedEmail(email, field);
 }
 
 export function subscriberName(input: string, field = 'name'): string {

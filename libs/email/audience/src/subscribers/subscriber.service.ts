@@ -11,7 +11,7 @@ import { parseCalendarDate } from '../common/dates';
 import { CustomFieldService } from '../custom-fields/custom-field.service';
 import { normalizeCustomFields } from '../custom-fields/custom-field-values';
 import { TagRepository } from '../tags/tag.repository';
-import { emailIdentity } from './email-identity';
+import { acceptedEmail, emailIdentity } from './email-identity';
 import { activationNeedsConsent } from './subscriber-values';
 import {
   SubscriberDto,
@@ -104,7 +104,7 @@ export class SubscriberService {
 
   /** Creates or updates by email. Returns whether the subscriber was created (201) or updated (200). */
   async upsert(workspaceId: WorkspaceId, input: SubscriberUpsertRequestDto): Promise<{ created: boolean; subscriber: SubscriberDto }> {
-    const email = emailIdentity(input.email);
+    const email = acceptedEmail(input.email);
     const status = isBlank(input.status) ? undefined : (input.status as SubscriberStatusName);
     this.checkConsentTime(input.consent_evidence);
 
@@ -156,7 +156,7 @@ export class SubscriberService {
     return this.repository.transaction(async (tx) => {
       const profile = await this.profileChanges(workspaceId, tx, input);
       const current = await this.requireSubscriber(workspaceId, tx, id);
-      const changes = changesFrom(current, { ...profile, ...(isBlank(input.email) ? {} : { email: emailIdentity(input.email!) }) });
+      const changes = changesFrom(current, { ...profile, ...(isBlank(input.email) ? {} : { email: acceptedEmail(input.email!) }) });
       const changedFields = Object.keys(changes);
       if (changedFields.length) {
         await this.repository.update(workspaceId, tx, id, changes, this.clock.now());
