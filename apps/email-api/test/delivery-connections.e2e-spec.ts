@@ -346,7 +346,7 @@ describe('email-api: delivery connections and their setup page', () => {
         const refused = await api('put', limits).send(body).expect(400);
         expect(refused.body.error.details).toMatchObject({ field });
       }
-      expect((await api('put', limits).send({}).expect(400)).body.error.code).toBe('empty_update');
+      expect((await api('put', limits).send({}).expect(400)).body.error).toMatchObject({ code: 'empty_update', details: { field: 'body' } });
       await api('get', limits, otherKey).expect(404);
       await api('put', limits, otherKey).send({ send_connections: 1 }).expect(404);
       expect((await api('get', limits).expect(200)).body.data.effective).toEqual({ send_rate_per_second: 50, send_connections: 5, daily_quota: 2000 });
@@ -355,7 +355,7 @@ describe('email-api: delivery connections and their setup page', () => {
 
     it('updates names, disables and deletes; a disabled connection is no sender identity', async () => {
       const empty = await api('patch', `${CONNECTIONS}/${id}`).send({}).expect(400);
-      expect(empty.body.error.code).toBe('empty_update');
+      expect(empty.body.error).toMatchObject({ code: 'empty_update', details: { field: 'body' } });
       await api('patch', `${CONNECTIONS}/${id}`)
         .send({ provider_config: { host: 'evil.test' } })
         .expect(400);

@@ -43,7 +43,7 @@ export class ConnectionService {
   async update(workspaceId: WorkspaceId, id: string, changes: ConnectionUpdateRequestDto): Promise<ConnectionDto> {
     const { name, from_email, from_name } = changes;
     if (name === undefined && from_email === undefined && from_name === undefined) {
-      throw EmailErrors.fail('empty_update', 'Send at least one of name, from_email and from_name.');
+      throw EmailErrors.invalid('empty_update', 'Send at least one of name, from_email and from_name.', 'body');
     }
     const updated = await this.repository.whileLocked(workspaceId, id, async (tx, connection) => {
       await this.refuseWhileInUse(workspaceId, connection, 'changed');
@@ -98,7 +98,7 @@ export class ConnectionService {
   async updateSendLimits(workspaceId: WorkspaceId, id: string, changes: ConnectionSendLimitsUpdateRequestDto): Promise<ConnectionSendLimitsDto> {
     const { send_rate_per_second, send_connections, daily_quota } = changes;
     if (send_rate_per_second === undefined && send_connections === undefined && daily_quota === undefined) {
-      throw EmailErrors.fail('empty_update', 'Send at least one of send_rate_per_second, send_connections and daily_quota.');
+      throw EmailErrors.invalid('empty_update', 'Send at least one of send_rate_per_second, send_connections and daily_quota.', 'body');
     }
     const updated = await this.repository.update(workspaceId, id, { send_rate_per_second, send_connections, daily_quota });
     if (!updated) throw EmailErrors.notFound('email_delivery_connection', id);
