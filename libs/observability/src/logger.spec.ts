@@ -38,8 +38,11 @@ describe('logger', () => {
     expect(lines.join('')).not.toMatch(/pw_secret|tok_top|key_top/);
   });
 
-  it('leaves other values alone', () => {
+  it('leaves other values alone, versioned package paths of stack traces included', () => {
     expect(scrubEmails({ id: 'sub_1', count: 3, at: 'user @ host' })).toEqual({ id: 'sub_1', count: 3, at: 'user @ host' });
+    const frame = 'at x (node_modules/.pnpm/@prisma+client@7.10.0_prisma@7.10.1_typescript@5.9.3/node_modules/@prisma/client/runtime.js:1:2)';
+    expect(scrubEmails(frame)).toBe(frame);
+    expect(scrubEmails('to a.b+c@mail.example.co.uk and x%40xn--mller-kva.de')).toBe('to [email] and [email]');
   });
 
   it("writes Nest's start-up narration (modules, routes) at debug, and every other Nest message at its own level", () => {

@@ -15,8 +15,11 @@ export const REDACTED_PATHS = [
   '*.email_address',
 ];
 
-/** An email address, also percent-encoded (`%40`) as in a raw URL. */
-const EMAIL_ADDRESS = /[\w.!#$%&'*+/=?^`{|}~-]+(?:@|%40)[a-z0-9-]+(?:\.[a-z0-9-]+)+/gi;
+/**
+ * An email address, also percent-encoded (`%40`) as in a raw URL. Its last label starts with a letter, as every top-level
+ * domain does, so versioned package paths in stack traces (`@prisma+client@7.10.0_…`) are left readable.
+ */
+const EMAIL_ADDRESS = /[\w.!#$%&'*+/=?^`{|}~-]+(?:@|%40)[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z][a-z0-9-]*/gi;
 const MAX_SCRUB_DEPTH = 8;
 
 /** Replaces every email address in a string, or in the strings of an object, with "[email]". */
