@@ -208,6 +208,20 @@ describe('forms-api: MCP endpoint (real MCP client over streamable HTTP)', () =>
     expect(viewerOnly.error).toMatchObject({ category: 'permission', code: 'insufficient_role' });
   });
 
+  it('moves a field into another step named by stepId (the route’s own body field, not renamed)', async () => {
+    const client = await connect(h.main.key);
+    const formId = ok(await call(client, 'postline_create_form', { idempotencyKey: 'move-field-1', title: 'Move' })).data!.id as string;
+    const firstStep = (ok(await call(client, 'postline_get_form', { formId })).draft_schema as { steps: Array<{ id: string }> }).steps[0].id;
+    const secondStep = ok(await call(client, 'postline_add_step', { formId, title: 'Two', draftRevision: 0 })).step as { id: string };
+    const added = ok(await call(client, 'postline_add_field', { formId, stepId: firstStep, type: 'text', label: 'Moving', draftRevision: 1 }));
+    const fieldId = (added.field as { id: string }).id;
+
+    ok(await call(client, 'postline_move_field', { formId, fieldId, stepId: secondStep.id, position: 0, draftRevision: 2 }));
+    const steps = (ok(await call(client, 'postline_get_form', { formId })).draft_schema as { steps: Array<{ id: string; fields: Array<{ id: string }> }> })
+      .steps;
+    expect(steps.map((step) => step.fields.map((field) => field.id))).toEqual([[], [fieldId]]);
+  });
+
   it('refuses a stale draftRevision as a conflict with the current revision and recovery advice', async () => {
     const client = await connect(h.main.key);
     const formId = ok(await call(client, 'postline_create_form', { idempotencyKey: 'stale-1', title: 'Stale' })).data!.id as string;

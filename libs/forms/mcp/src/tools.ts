@@ -43,11 +43,10 @@ export function buildFormsTools(document: FormsApiDocument): FormsMcpTool[] {
   return FORMS_TOOLS.map((spec) => {
     const found = operations.get(spec.operationId);
     if (!found) throw new Error(`MCP: the tool ${spec.tool} runs "${spec.operationId}", which the schema pack does not document.`);
-    const input = routeInput(converter, found.method, found.path, found.operation, {
-      idempotencyArgument: IDEMPOTENCY_ARGUMENT,
-      names: ARGUMENT_NAMES,
-      flattenUnions: true,
-    });
+    const options = { idempotencyArgument: IDEMPOTENCY_ARGUMENT, flattenUnions: true };
+    // Read once without renamings for the route's own names (parameters and body fields).
+    const restNames = Object.keys(routeInput(converter, found.method, found.path, found.operation, options).schema.properties as object);
+    const input = routeInput(converter, found.method, found.path, found.operation, { ...options, names: renamingsFor(restNames) });
     const scopes = Object.values(found.operation.security?.[0] ?? {}).flat();
     const name = `${TOOL_PREFIX}_${spec.tool}`;
     return {
@@ -62,6 +61,14 @@ export function buildFormsTools(document: FormsApiDocument): FormsMcpTool[] {
       annotations: { title: spec.title, ...spec.hints },
     };
   });
+}
+
+/**
+ * The argument renamings of the names a route has, and only those: a route field already spelled like a tool argument
+ * (moveField's body `stepId`) would otherwise be sent under the REST name other routes use (`step_id`).
+ */
+function renamingsFor(restNames: string[]): Record<string, string> {
+  return Object.fromEntries(Object.entries(ARGUMENT_NAMES).filter(([restName]) => restNames.includes(restName)));
 }
 
 /** The tool's own required and omitted arguments applied to the route's input schema. */
