@@ -151,4 +151,49 @@ describe('forms-api: the hosted form in Chromium', () => {
     const form = await api.as().get(`/api/v1/forms/${formId}`).expect(200);
     expect(form.body.data.responses_count).toBe(1);
   });
+
+  it('leaves out URL hidden values their fields cannot take (not a number, too long), so the person can submit', async () => {
+    const referral = {
+      settings: { name: 'Referral', submissions: { thankYou: { title: 'Thanks, noted' }, thankYouScreens: [] } },
+      steps: [
+        {
+          id: 'stp_one',
+          title: 'One',
+          fields: [
+            { id: 'fld_name', type: 'text', label: 'Your name', required: true },
+            { id: 'fld_ref', type: 'hidden', label: 'Referrer', name: 'ref', dataType: 'number' },
+            { id: 'fld_note', type: 'hidden', label: 'Note', name: 'note', dataType: 'text' },
+          ],
+        },
+      ],
+    };
+    const created = await api.as().post('/api/v1/forms').send({ draftSchema: referral }).expect(201);
+    const formId = created.body.data.id;
+    const published = await api.as().post(`/api/v1/forms/${formId}/publish`).send({}).expect(200);
+    const publicPath = new URL(published.body.public_url).pathname;
+
+    const submitFrom = async (query: string, name: string) => {
+      const page = await browser.newPage();
+      await page.goto(`${origin}${publicPath}?${query}`);
+      await page.getByLabel('Your name').fill(name);
+      await page.getByRole('button', { name: 'Submit' }).click();
+      await page.getByRole('heading', { name: 'Thanks, noted' }).waitFor({ state: 'visible', timeout: 10_000 });
+      await page.close();
+    };
+    await submitFrom('ref=abc', 'Ada');
+    await submitFrom(`note=${'n'.repeat(501)}`, 'Bo');
+    await submitFrom('ref=5&note=spring', 'Cy');
+
+    const list = await api.as().get(`/api/v1/forms/${formId}/submissions`).expect(200);
+    expect(
+      list.body.data.map((record: { answersByFieldId: unknown; meta: { hiddenValues: unknown } }) => [record.answersByFieldId, record.meta.hiddenValues]),
+    ).toEqual([
+      [{ fld_name: 'Ada' }, {}],
+      [{ fld_name: 'Bo' }, {}],
+      [
+        { fld_name: 'Cy', fld_ref: 5, fld_note: 'spring' },
+        { ref: 5, note: 'spring' },
+      ],
+    ]);
+  });
 });

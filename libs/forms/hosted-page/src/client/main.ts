@@ -288,13 +288,17 @@ function isAdvanceKey(event: KeyboardEvent): boolean {
   return target instanceof HTMLInputElement && (target.type === 'checkbox' || target.type === 'radio');
 }
 
-/** `?<hidden field name>=value` for every hidden field the query string names (the server coerces types). */
+/**
+ * `?<hidden field name>=value` for every hidden field the query string names (the server coerces types). A value its
+ * field cannot take (not a number, too long) is left out: the server would refuse the whole submission over a value the
+ * person cannot change.
+ */
 function queryHiddenValues(schema: DraftSchema): Record<string, string> {
   const query = new URLSearchParams(window.location.search);
   const values: Record<string, string> = {};
   for (const field of schema.steps.flatMap((step) => step.fields)) {
     const value = field.type === 'hidden' ? query.get(field.name) : null;
-    if (field.type === 'hidden' && value !== null) values[field.name] = value;
+    if (field.type === 'hidden' && value !== null && coerceAnswer(field, value).ok) values[field.name] = value;
   }
   return values;
 }
