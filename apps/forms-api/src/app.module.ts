@@ -25,13 +25,13 @@ import { FormsMcpController } from './http/mcp/mcp.controller';
 import { FormsMcpEndpoint } from './http/mcp/mcp-endpoint';
 import { MeController } from './http/me/me.controller';
 import { FormsOAuthController } from './http/oauth/oauth.controller';
+import { RequestBodyTypes } from './http/request-body-types';
 import { PaymentsHttpModule } from './payments/payments-http.module';
 import { SubmissionsController } from './http/submissions/submissions.controller';
 import { WorkspacesController } from './http/workspaces/workspaces.controller';
 import { WebhookEndpointsController } from './http/webhooks/webhook-endpoints.controller';
 import { HostedPages } from './public/hosted-pages';
 import { PublicFormsController } from './public/public-forms.controller';
-import { UploadBodyParser } from './public/upload-body-parser';
 import { SchemaPack } from './schema-pack/schema-pack';
 import { SchemaPackController } from './schema-pack/schema-pack.controller';
 
@@ -75,6 +75,6 @@ export const FORMS_API_PORT = 3100;
     AccountController,
     SubmissionExportsController,
   ],
-  providers: [readinessChecksProvider(FormsPrisma), HostedPages, UploadBodyParser, DraftBodyLimit, SchemaPack, FormsMcpEndpoint, ExportsAsCaller],
+  providers: [readinessChecksProvider(FormsPrisma), HostedPages, RequestBodyTypes, DraftBodyLimit, SchemaPack, FormsMcpEndpoint, ExportsAsCaller],
 })
 export class AppModule {}

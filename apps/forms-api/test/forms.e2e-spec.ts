@@ -141,6 +141,18 @@ describe('forms-api: forms, drafts and revisions', () => {
       // The same slug is free in another workspace.
       await create({ draftSchema: draft }, other.key).expect(201);
     });
+
+    it('a clone does not take the original’s slug, so copying a slugged form works, twice', async () => {
+      const draft = { ...twoStepDraft('Cloned'), settings: { name: 'Cloned', slug: 'winter-survey' } };
+      const original = (await create({ draftSchema: draft }).expect(201)).body.data.id;
+      for (let copy = 0; copy < 2; copy++) {
+        const clone = await api.as().post(`/api/v1/forms/${original}/clone`).send({}).expect(201);
+        expect(clone.body.draft_schema.settings).toMatchObject({ name: 'Cloned (copy)' });
+        expect(clone.body.draft_schema.settings).not.toHaveProperty('slug');
+      }
+      const kept = await api.as().get(`/api/v1/forms/${original}`).expect(200);
+      expect(kept.body.draft_schema.settings.slug).toBe('winter-survey');
+    });
   });
 
   describe('GET /api/v1/forms', () => {
@@ -204,6 +216,16 @@ describe('forms-api: forms, drafts and revisions', () => {
         .send({ draftSchema: twoStepDraft('From draft'), draft_revision: 1 })
         .expect(200);
       expect(drafted.body).toMatchObject({ draft_revision: 2, draft_updated_at: expect.any(Number), data: { title: 'From draft', draft_revision: 2 } });
+    });
+
+    it('a form-encoded PATCH is 415 unsupported_media_type and renames nothing (a cross-site HTML form needs no preflight)', async () => {
+      const { body: form } = await create().expect(201);
+      const res = await api.as().patch(`/api/v1/forms/${form.data.id}`).type('form').send('title=urlenc');
+      expect({ status: res.status, error: res.body.error }).toEqual({
+        status: 415,
+        error: expect.objectContaining({ type: 'invalid_request', code: 'unsupported_media_type' }),
+      });
+      expect((await api.as().get(`/api/v1/forms/${form.data.id}`).expect(200)).body.data).toEqual(form.data);
     });
 
     it('409 on a stale draft_revision with the current revision; force skips the check', async () => {

@@ -323,6 +323,20 @@ describe('forms-api: publish, submissions and the hosted page', () => {
       await request(server).post('/api/public/forms/pub_unknown/submissions').send({}).expect(404);
     });
 
+    it('a form-encoded public submission is 415 unsupported_media_type, not read as answers; nothing is stored', async () => {
+      const stored = () => api.app.get(FormsPrisma).formSubmission.count({ where: { form_id: formId } });
+      const before = await stored();
+      const res = await request(api.app.getHttpServer())
+        .post(`/api/public/forms/${publicId}/submissions`)
+        .type('form')
+        .send('fld_size=solo&fld_email=encoded%40example.com');
+      expect({ status: res.status, error: res.body.error }).toEqual({
+        status: 415,
+        error: expect.objectContaining({ type: 'invalid_request', code: 'unsupported_media_type' }),
+      });
+      expect(await stored()).toBe(before);
+    });
+
     it('a closed form answers 403 and shows a closed page; reopening restores it', async () => {
       const server = api.app.getHttpServer();
       const closed = await api.as().post(`/api/v1/forms/${formId}/close`).send().expect(200);

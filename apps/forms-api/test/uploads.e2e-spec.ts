@@ -283,6 +283,29 @@ describe('forms-api: file uploads', () => {
       }
     });
 
+    it('a JSON or form-encoded body to the upload route: 415 unsupported_media_type', async () => {
+      for (const [contentType, body] of [
+        ['application/json', '{"file":"x"}'],
+        ['application/x-www-form-urlencoded', 'file=x'],
+      ]) {
+        const res = await request(server())
+          .post(`/api/public/forms/${form.publicId}/uploads`)
+          .set('content-type', contentType)
+          .set('x-file-name', 'cv.pdf')
+          .set('x-file-type', 'application/pdf')
+          .send(body);
+        expect({ contentType, status: res.status, error: res.body.error }).toEqual({
+          contentType,
+          status: 415,
+          error: expect.objectContaining({
+            type: 'invalid_request',
+            code: 'unsupported_media_type',
+            message: expect.stringContaining('application/octet-stream'),
+          }),
+        });
+      }
+    });
+
     it('a form without file questions: 400 no_file_field', async () => {
       const res = await uploadTo(plainForm.publicId, pdfBytes(), 'cv.pdf', 'application/pdf').expect(400);
       expect(res.body.error).toMatchObject({ type: 'invalid_request', code: 'no_file_field', message: expect.any(String) });

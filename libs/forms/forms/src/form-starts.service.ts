@@ -73,8 +73,8 @@ export class FormStarts {
   }
 
   /**
-   * A new draft form in `target` holding a copy of the source form's current draft; `checkDraft` may refuse the copy
-   * first (the payments module's rules for payment fields, in the target workspace).
+   * A new draft form in `target` holding a copy of the source form's current draft (without its slug); `checkDraft` may
+   * refuse the copy first (the payments module's rules for payment fields, in the target workspace).
    */
   async clone(
     source: FormsWorkspaceContext,
@@ -86,8 +86,14 @@ export class FormStarts {
     const original = await this.forms.get(source, formId);
     await checkDraft?.(original.draft_schema);
     const name = title?.trim() || `${original.data.title} (copy)`;
-    return this.forms.create(target, { title: name, draftSchema: withName(original.draft_schema as unknown as Record<string, unknown>, name) });
+    return this.forms.create(target, { title: name, draftSchema: withName(withoutSlug(original.draft_schema), name) });
   }
+}
+
+/** The draft without `settings.slug`: a copy is a new form, and the custom slug stays with the original. */
+function withoutSlug(draft: DraftSchema): Record<string, unknown> {
+  const { slug, ...settings } = draft.settings;
+  return { ...draft, settings };
 }
 
 /** The draft with `settings.name` set to `title` (the stored title follows it), when a title is given. */
