@@ -207,12 +207,17 @@ describe('email-api: subscriber import uploads', () => {
     expect(lines.filter((line) => /broke off/.test(line.msg))).toEqual([expect.objectContaining({ level: 30 })]);
   });
 
-  it('answers 404 for a made-up link and a 415 for raw bytes or a multipart form anywhere else', async () => {
+  it('answers 404 for a made-up link and a 415 for raw bytes, a multipart or a form-encoded body anywhere else', async () => {
     await request(api.app.getHttpServer())
       .get(`/imports/subscribers/${'a'.repeat(43)}`)
       .expect(404);
     await api.as().post('/v1/subscribers').set('content-type', 'application/octet-stream').send(Buffer.from('x')).expect(415);
     await api.as().post('/v1/subscribers').attach('file', Buffer.from('x'), 'x.csv').expect(415);
+    // A form-encoded body (what a cross-site HTML form posts) is no JSON either, on the API and on MCP.
+    const form = await api.as().post('/v1/tags').type('form').send({ name: 'From a form' }).expect(415);
+    expect(form.body.error.code).toBe('unsupported_media_type');
+    await api.as().post('/mcp').type('form').send({ jsonrpc: '2.0' }).expect(415);
+    expect((await api.as().get('/v1/tags').expect(200)).body.data.map((tag: { name: string }) => tag.name)).not.toContain('From a form');
   });
 
   describe('in Chromium', () => {

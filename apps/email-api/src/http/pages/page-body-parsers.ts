@@ -3,10 +3,14 @@ import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import { OnHttpAppConfigured } from '@shared/bootstrap';
 import { UPLOAD_PAGE_PATH } from '@email/jobs';
+import { MCP_PATH } from '../mcp/mcp.controller';
 
 const UPLOAD_ROUTE = `${UPLOAD_PAGE_PATH}/:token`;
 const UNSUBSCRIBE_ROUTE = '/u/*';
 const UNSUBSCRIBE_BODY_LIMIT = 4096;
+const FORM_ENCODED = 'application/x-www-form-urlencoded';
+/** The JSON API: its routes take JSON bodies only. */
+const isApiRoute = (route: string | undefined) => route !== undefined && (route.startsWith('/v1/') || route === MCP_PATH);
 
 type Done = (error: Error | null, body?: unknown) => void;
 
@@ -30,7 +34,9 @@ function readText(payload: Readable, limit: number, done: Done): void {
 
 /**
  * The bodies the pages take besides JSON and urlencoded forms, each on its own route only (Fastify keeps one parser per
- * media type); to any other route they are a 415, as the API stays JSON-only.
+ * media type); to any other route they are a 415, as the API stays JSON-only. Nest parses urlencoded forms on every
+ * route, so the JSON API (`/v1/*`, `/mcp`) refuses those after parsing with a 415 too; the pages and OAuth routes,
+ * which browsers post forms to, keep them.
  * - The import upload page: its plain form posts `multipart/form-data`, its script the raw file
  *   (`application/octet-stream`); either reaches the handler unread, as a stream, which goes to storage with its own cap.
  * - RFC 8058 one-click unsubscribes may be `multipart/form-data` (form-encoded ones Nest's own parser reads). The handler
@@ -47,6 +53,12 @@ export class PageBodyParsers implements OnHttpAppConfigured {
       if (request.routeOptions.url === UPLOAD_ROUTE) return done(null, payload);
       if (request.routeOptions.url === UNSUBSCRIBE_ROUTE) return readText(payload, UNSUBSCRIBE_BODY_LIMIT, done);
       refuse(request, done);
+    });
+    fastify.addHook('preValidation', (request, _reply, done) => {
+      const mediaType = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+      if (request.body !== undefined && mediaType === FORM_ENCODED && isApiRoute(request.routeOptions.url))
+        return done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(mediaType));
+      done();
     });
   }
 }
