@@ -236,7 +236,12 @@ describe('forms-api: MCP endpoint (real MCP client over streamable HTTP)', () =>
       details: { current_draft_revision: 1 },
     });
     const publish = await call(client, 'postline_publish_form', { formId });
-    expect(publish.error).toMatchObject({ category: 'validation', code: 'invalid_tool_arguments', message: 'draftRevision is required.' });
+    expect(publish.error).toMatchObject({
+      category: 'validation',
+      code: 'invalid_tool_arguments',
+      message: 'draftRevision is required.',
+      details: { details: { field: 'draftRevision' } },
+    });
 
     // update_field reads the draft first (payment fields): an older revision and one the draft never reached are conflicts
     // too, and a malformed one gets the route's own answer.

@@ -28,7 +28,7 @@ describe('routeInput and toRouteRequest', () => {
     const expected = { method: 'PATCH', url: '/forms/frm%201', headers: { 'content-type': 'application/json' }, body: { title: 'T', draft_revision: 3 } };
     expect(toRouteRequest(route, { formId: 'frm 1', title: 'T', draftRevision: 3 })).toEqual(expected);
     expect(toRouteRequest(route, { form_id: 'frm 1', title: 'T', draft_revision: 3 })).toEqual(expected);
-    expect(() => toRouteRequest(route, { title: 'T' })).toThrow(new ToolArgumentError('formId is required.'));
+    expect(() => toRouteRequest(route, { title: 'T' })).toThrow(new ToolArgumentError('formId is required.', 'formId'));
   });
 
   it('flattens a body that is one of several object shapes when asked, else nests it', () => {

@@ -172,7 +172,15 @@ export interface RouteResponse {
   body: unknown;
 }
 
-export class ToolArgumentError extends Error {}
+/** An argument a tool call cannot place, named in `argument` (its tool name). */
+export class ToolArgumentError extends Error {
+  constructor(
+    message: string,
+    readonly argument: string,
+  ) {
+    super(message);
+  }
+}
 
 const scalar = (value: unknown): value is string | number | boolean => ['string', 'number', 'boolean'].includes(typeof value);
 
@@ -188,7 +196,7 @@ export function toRouteRequest(route: ToolRoute, args: Record<string, unknown>):
   let path = route.path;
   for (const name of route.pathParams) {
     const value = take(name);
-    if (!scalar(value) || value === '') throw new ToolArgumentError(`${route.names[name] ?? name} is required.`);
+    if (!scalar(value) || value === '') throw new ToolArgumentError(`${route.names[name] ?? name} is required.`, route.names[name] ?? name);
     path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
   }
   const query = new URLSearchParams();
@@ -196,14 +204,14 @@ export function toRouteRequest(route: ToolRoute, args: Record<string, unknown>):
     const value = take(name);
     if (value === undefined || value === null) continue;
     for (const item of Array.isArray(value) ? (value as unknown[]) : [value]) {
-      if (!scalar(item)) throw new ToolArgumentError(`${route.names[name] ?? name} must be a string, number or boolean.`);
+      if (!scalar(item)) throw new ToolArgumentError(`${route.names[name] ?? name} must be a string, number or boolean.`, route.names[name] ?? name);
       query.append(name, String(item));
     }
   }
   const headers: Record<string, string> = {};
   const key = args[route.idempotencyArgument];
   if (route.idempotencyKey && key !== undefined) {
-    if (typeof key !== 'string') throw new ToolArgumentError(`${route.idempotencyArgument} must be a string.`);
+    if (typeof key !== 'string') throw new ToolArgumentError(`${route.idempotencyArgument} must be a string.`, route.idempotencyArgument);
     headers['idempotency-key'] = key;
     used.add(route.idempotencyArgument);
   }
@@ -219,7 +227,7 @@ export function toRouteRequest(route: ToolRoute, args: Record<string, unknown>):
     body = fields.length || route.bodyRequired ? Object.fromEntries(fields.map(([name, value]) => [restNames[name] ?? name, value])) : undefined;
   }
   const unknown = Object.keys(args).filter((name) => !used.has(name));
-  if (unknown.length) throw new ToolArgumentError(`Unknown argument(s): ${unknown.join(', ')}.`);
+  if (unknown.length) throw new ToolArgumentError(`Unknown argument(s): ${unknown.join(', ')}.`, unknown[0]);
   if (body !== undefined) headers['content-type'] = 'application/json';
   const search = query.toString();
   return { method: route.method, url: search ? `${path}?${search}` : path, headers, ...(body !== undefined ? { body } : {}) };

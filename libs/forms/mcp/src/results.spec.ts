@@ -46,6 +46,17 @@ describe('forms MCP results', () => {
     });
   });
 
+  it('tells a stale draft revision (reload and retry) from other conflicts (change the request)', () => {
+    const recovery = (code: string) =>
+      (errorResult('t', { status: 409, code, message: 'm' }).structuredContent as { error: { recovery: { action: string } } }).error.recovery.action;
+    expect(['stale_draft_revision', 'slug_taken', 'idempotency_key_reused', 'duplicate_submission'].map(recovery)).toEqual([
+      'reload_and_retry',
+      'resolve_conflict',
+      'resolve_conflict',
+      'resolve_conflict',
+    ]);
+  });
+
   it('finds a tool by its underscore name or the dotted alias', () => {
     const tools = [{ name: 'postline_get_form' }] as FormsMcpTool[];
     expect(findTool(tools, 'postline.get_form')).toBe(tools[0]);

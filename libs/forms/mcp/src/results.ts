@@ -18,7 +18,7 @@ export function errorCategory(status: number): ErrorCategory {
 
 /** What to do next, per category: the contract asks for recovery information with every error. */
 const RECOVERY: Record<ErrorCategory, { action: string; hint: string }> = {
-  validation: { action: 'fix_arguments', hint: 'Correct the argument named in details.field or issues and call again.' },
+  validation: { action: 'fix_arguments', hint: 'Correct the argument named in details.details.field, or the draft parts in details.issues, and call again.' },
   authentication: { action: 'reauthenticate', hint: 'The credential is missing, revoked or expired: connect again or use a valid API key.' },
   permission: { action: 'request_access', hint: 'The credential lacks a scope or your workspace role does not allow this; ask an owner for access.' },
   conflict: { action: 'reload_and_retry', hint: 'Reload the form with get_form, take the newest draftRevision and reapply your change.' },
@@ -26,6 +26,14 @@ const RECOVERY: Record<ErrorCategory, { action: string; hint: string }> = {
   request: { action: 'check_request', hint: 'Check the ids: the form, step, field or submission may not exist or may be in a workspace you cannot reach.' },
   server: { action: 'retry_later', hint: 'The service failed or is unavailable; retry shortly.' },
 };
+
+/** A 409 other than a stale draft revision: reloading the form would not help. */
+const CLASH = {
+  action: 'resolve_conflict',
+  hint: 'Something already there clashes with this request (a name or slug, an earlier request with this idempotencyKey, or the draft parts in details.issues): change the request as the message says.',
+};
+
+const recoveryFor = (category: ErrorCategory, code: string) => (category === 'conflict' && code !== 'stale_draft_revision' ? CLASH : RECOVERY[category]);
 
 export interface ToolError {
   status: number;
@@ -74,7 +82,7 @@ export function errorResult(operationId: string, error: ToolError): CallToolResu
         message: error.message,
         retryable: category === 'rate_limit' || (category === 'server' && error.status !== 501),
         ...(error.retryAfterMs !== undefined ? { retry_after_ms: error.retryAfterMs } : {}),
-        recovery: RECOVERY[category],
+        recovery: recoveryFor(category, error.code),
         ...(error.details && Object.keys(error.details).length ? { details: error.details } : {}),
       },
     },

@@ -62,14 +62,21 @@ function holdsPaymentField(value: unknown): boolean {
 }
 
 /** The tool's own argument rules, before any request: required and omitted arguments, no payment fields. */
-function argumentProblem(tool: FormsMcpTool, args: Record<string, unknown>): { code: string; message: string } | undefined {
+function argumentProblem(tool: FormsMcpTool, args: Record<string, unknown>): Omit<ToolError, 'status'> | undefined {
   const missing = (tool.spec.required ?? []).filter((name) => args[name] === undefined || args[name] === null);
-  if (missing.length) return { code: 'invalid_tool_arguments', message: `${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} required.` };
+  if (missing.length) return argumentError(`${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} required.`, missing[0]);
   const refused = (tool.spec.omit ?? []).filter((name) => args[name] !== undefined);
-  if (refused.length) return { code: 'invalid_tool_arguments', message: `${tool.name} does not take ${refused.join(', ')}.` };
+  if (refused.length) return argumentError(`${tool.name} does not take ${refused.join(', ')}.`, refused[0]);
   if (holdsPaymentField(args)) return { code: 'payment_fields_not_available', message: 'Payment fields are not available through MCP; add them in the app.' };
   return undefined;
 }
+
+/** A refused argument, named where REST validation errors name a field. */
+const argumentError = (message: string, argument: string): Omit<ToolError, 'status'> => ({
+  code: 'invalid_tool_arguments',
+  message,
+  details: { details: { field: argument } },
+});
 
 /** How often update_field reads the draft when it moved on between the read and the write. */
 const PINNED_EDIT_READS = 3;
@@ -129,7 +136,7 @@ async function callTool(connection: FormsMcpConnection, tool: FormsMcpTool, args
     request = toRouteRequest(tool.route, args);
   } catch (error) {
     if (!(error instanceof ToolArgumentError)) throw error;
-    return errorResult(tool.name, { status: 400, code: 'invalid_tool_arguments', message: error.message });
+    return errorResult(tool.name, { status: 400, ...argumentError(error.message, error.argument) });
   }
   const run = (route: RouteRequest) =>
     connection.invoke({
