@@ -122,6 +122,22 @@ describe('forms-api: steps, fields, logic and design', () => {
       expect(res.body).toMatchObject({ deleted_field_id: 'fld_note', draft_revision: 2 });
     });
 
+    it('DELETE takes the guard from a JSON body too, and refuses anything else in either place', async () => {
+      const stale = await api.as().delete(path('/steps/stp_2')).send({ draft_revision: 5 }).expect(409);
+      expect(stale.body.error).toMatchObject({ code: 'stale_draft_revision', current_draft_revision: 0 });
+      for (const [request, field] of [
+        [api.as().delete(path('/steps/stp_2?draft_revision=0')).send({ draft_revision: 1 }), 'draft_revision'],
+        [api.as().delete(path('/steps/stp_2')).send({ draft_revision: 0, title: 'x' }), 'title'],
+        [api.as().delete(path('/fields/fld_note?bogus=1')), 'bogus'],
+      ] as const) {
+        const refused = await request.expect(400);
+        expect(refused.body.error).toMatchObject({ code: 'validation_failed', details: { field } });
+      }
+      expect((await draft()).steps.map((step) => step.id)).toContain('stp_2');
+      const res = await api.as().delete(path('/steps/stp_2')).send({ draft_revision: 0 }).expect(200);
+      expect(res.body).toMatchObject({ deleted_step_id: 'stp_2', draft_revision: 1 });
+    });
+
     it('deleting the step a rule belongs to removes the rule', async () => {
       await api.as().delete(path('/steps/stp_1')).expect(200);
       expect((await draft()).workflow.rules).toEqual([]);

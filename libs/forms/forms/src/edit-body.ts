@@ -33,8 +33,30 @@ export function splitEditBody(body: unknown, { positioned }: { positioned: boole
   return { guard, position, properties };
 }
 
-/** `draft_revision` / `force` from a query string (DELETE requests carry no body). */
-export function guardFromQuery(query: Record<string, unknown>): RevisionGuard {
+/**
+ * `draft_revision` / `force` of a DELETE, from its query string or its JSON body (where every other edit takes them);
+ * anything else in either is refused, as are the two places disagreeing, so a guard sent is never a guard ignored.
+ */
+export function deleteGuard(query: Record<string, unknown>, body: unknown): RevisionGuard {
+  const fromQuery = guardFromQuery(query);
+  const fromBody = body === undefined ? { guard: {} as RevisionGuard, properties: {} } : splitEditBody(body, { positioned: false });
+  for (const [place, names] of [
+    ['query string', Object.keys(query)],
+    ['body', Object.keys(fromBody.properties)],
+  ] as const) {
+    const unknown = names.find((name) => !GUARD_NAMES.includes(name as keyof RevisionGuard));
+    if (unknown !== undefined)
+      throw FormsErrors.invalid('validation_failed', `A delete takes only draft_revision and force; the ${place} has ${unknown}.`, unknown);
+  }
+  for (const name of GUARD_NAMES)
+    if (fromQuery[name] !== undefined && fromBody.guard[name] !== undefined && fromQuery[name] !== fromBody.guard[name])
+      throw FormsErrors.invalid('validation_failed', `${name} differs between the query string and the body.`, name);
+  return { ...fromQuery, ...fromBody.guard };
+}
+
+const GUARD_NAMES: ReadonlyArray<keyof RevisionGuard> = ['draft_revision', 'force'];
+
+function guardFromQuery(query: Record<string, unknown>): RevisionGuard {
   const guard: RevisionGuard = {};
   if (query.draft_revision !== undefined) {
     const raw = String(query.draft_revision);

@@ -13,7 +13,7 @@ import {
   FieldOrderDto,
   FormsWorkspaceContext,
   FormWorkspace,
-  guardFromQuery,
+  deleteGuard,
   MoveFieldDto,
   MovedStepDto,
   MoveStepDto,
@@ -33,7 +33,7 @@ const guardOf = (body: { draft_revision?: number; force?: boolean }) => ({ draft
 const EditBody = (name: 'AddStepRequest' | 'StepPatchRequest' | 'AddFieldRequest' | 'FieldPatchRequest') =>
   ApiBody({ required: true, schema: { $ref: `${COMPONENT_REF_PREFIX}${name}` } });
 
-/** DELETE requests carry the revision guard in the query string. */
+/** DELETE requests carry the revision guard in the query string (or, like every other edit, in a JSON body). */
 const GuardQuery = () =>
   applyDecorators(
     ApiQuery({
@@ -108,8 +108,9 @@ export class DraftEditsController {
     @Param('form_id') formId: string,
     @Param('step_id') stepId: string,
     @Query() query: Record<string, unknown>,
+    @Body() body: unknown,
   ): Promise<DeletedStepDto> {
-    return this.editor.deleteStep(workspace, formId, stepId, guardFromQuery(query));
+    return this.editor.deleteStep(workspace, formId, stepId, deleteGuard(query, body));
   }
 
   @Post('steps/:step_id/move')
@@ -202,8 +203,9 @@ export class DraftEditsController {
     @Param('form_id') formId: string,
     @Param('field_id') fieldId: string,
     @Query() query: Record<string, unknown>,
+    @Body() body: unknown,
   ): Promise<DeletedFieldDto> {
-    return this.editor.deleteField(workspace, formId, fieldId, guardFromQuery(query));
+    return this.editor.deleteField(workspace, formId, fieldId, deleteGuard(query, body));
   }
 
   @Post('fields/:field_id/move')
