@@ -264,10 +264,14 @@ describe('forms-api: publish, submissions and the hosted page', () => {
       expect(form.body.data.responses_count).toBe(all.body.data.length);
     });
 
-    it('400 for bad limit or after; 404 for unknown submission or foreign form', async () => {
+    it('400 for bad limit or after, or a parameter the list does not have; 404 for unknown submission or foreign form', async () => {
       await api.as().get(`/api/v1/forms/${formId}/submissions?limit=101`).expect(400);
       const after = await api.as().get(`/api/v1/forms/${formId}/submissions?after=yesterday`).expect(400);
       expect(after.body.error.details.field).toBe('after');
+      for (const name of ['cursor', 'status']) {
+        const unknown = await api.as().get(`/api/v1/forms/${formId}/submissions?${name}=x`).expect(400);
+        expect(unknown.body.error.details).toEqual({ field: name, reason: 'unknown_property' });
+      }
       const missing = await api.as().get(`/api/v1/forms/${formId}/submissions/sbm_nope`).expect(404);
       expect(missing.body.error.code).toBe('submission_not_found');
       const stranger = await api.newAccount('stranger2@example.com');

@@ -15,6 +15,15 @@ interface Reply {
   send(payload: Buffer | Readable): void;
 }
 
+const LIST_PARAMETERS = ['limit', 'after'];
+
+/** The list's own parameters only: the service refuses unknown ones everywhere, rather than ignoring a filter it lacks. */
+function refuseUnknownParameters(query: Record<string, unknown>): void {
+  const unknown = Object.keys(query).find((name) => !LIST_PARAMETERS.includes(name));
+  if (unknown !== undefined)
+    throw FormsErrors.invalid('validation_failed', `${unknown} is not a parameter of this list; it takes limit and after.`, unknown, 'unknown_property');
+}
+
 function parseAfter(raw: unknown): Date | undefined {
   if (raw === undefined || raw === '') return undefined;
   const at = typeof raw === 'string' && /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(raw) ? new Date(raw) : new Date(NaN);
@@ -52,6 +61,7 @@ export class SubmissionsController {
     @Param('form_id') formId: string,
     @Query() query: Record<string, unknown>,
   ): Promise<SubmissionListDto> {
+    refuseUnknownParameters(query);
     const limit = parseLimit(query.limit, SUBMISSION_LIST_LIMIT);
     const after = parseAfter(query.after);
     return { data: await this.submissions.list(workspace, formId, { after, limit }), next_cursor: null };
