@@ -104,6 +104,22 @@ describe('forms-api: forms, drafts and revisions', () => {
       expect(aliased.body.data.workspace_id).toBe(second.workspace_id);
       const foreign = await create({ title: 'x', workspaceId: api.main.workspaceId }, account.key).expect(404);
       expect(foreign.body.error.code).toBe('workspace_not_found');
+      for (const [body, field] of [
+        [{ workspaceId: account.workspaceId, workspace_id: second.workspace_id }, 'workspace_id'],
+        [{ workspaceId: '' }, 'workspaceId'],
+        [{ workspace_id: '  ' }, 'workspace_id'],
+      ] as const) {
+        const refused = await create({ title: 'x', ...body }, account.key).expect(400);
+        expect(refused.body.error).toMatchObject({ code: 'validation_failed', details: { field } });
+      }
+      const listed = await api.as(account.key).get(`/api/v1/forms?workspaceId=${account.workspaceId}&workspace_id=${second.workspace_id}`).expect(400);
+      expect(listed.body.error.details.field).toBe('workspace_id');
+    });
+
+    it('takes the default title when settings.name is blank, as when it is missing', async () => {
+      const draft = twoStepDraft('x');
+      const res = await create({ draftSchema: { ...draft, settings: { ...draft.settings, name: '   ' } } }).expect(201);
+      expect(res.body.data.title).toBe('Untitled form');
     });
 
     it('401 without a key, 403 without forms:create', async () => {

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsObject, IsOptional, IsString, MaxLength, Min } from 'class-validator';
+import { NotBlank } from '@shared/errors';
 import { draftComponentRef } from '@forms/draft-schema';
 import { draftPart } from './responses.dto';
 
@@ -23,12 +24,14 @@ export class CreateFormDto {
   @ApiPropertyOptional({ description: 'Workspace to create in; needed when you can create in several.' })
   @IsOptional()
   @IsString()
+  @NotBlank()
   @MaxLength(64)
   workspaceId?: string;
 
   @ApiPropertyOptional({ description: 'Alias of workspaceId.' })
   @IsOptional()
   @IsString()
+  @NotBlank()
   @MaxLength(64)
   workspace_id?: string;
 

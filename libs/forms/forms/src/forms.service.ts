@@ -241,9 +241,9 @@ export class FormsService {
   }
 }
 
-/** The form's title follows `settings.name`; when the draft has none, it is given `fallback`. */
+/** The form's title follows `settings.name`; when the draft has none (or only blanks), it is given `fallback`. */
 function named(schema: DraftSchema, fallback: string): string {
-  if (!schema.settings.name) schema.settings.name = fallback;
+  if (!schema.settings.name?.trim()) schema.settings.name = fallback;
   return schema.settings.name;
 }
 

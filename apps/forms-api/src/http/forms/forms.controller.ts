@@ -20,6 +20,7 @@ import {
   UpdateFormDto,
   WorkspaceContextResolver,
 } from '@forms/forms';
+import { FormsErrors } from '@forms/contracts';
 import { PaymentFieldRules } from '@forms/payments';
 import { ApiErrors } from '../../schema-pack/error-response';
 
@@ -42,7 +43,7 @@ export class FormsController {
   @ApiErrors(400, 404, 409, 413)
   // The workspace named in the body is resolved once the body is validated.
   async create(@CurrentPrincipal() p: Principal, @Body() body: CreateFormDto): Promise<FormDetailDto> {
-    const workspace = await this.workspaces.forCreate(p, body.workspaceId ?? body.workspace_id);
+    const workspace = await this.workspaces.forCreate(p, oneWorkspaceId(body));
     return this.forms.create(workspace, { title: body.title, draftSchema: body.draftSchema }, this.paymentFields.forDrafts(workspace.workspaceId));
   }
 
@@ -53,7 +54,7 @@ export class FormsController {
   @ApiErrors(400, 404)
   async list(@CurrentPrincipal() p: Principal, @Query() query: ListFormsQueryDto): Promise<FormListDto> {
     const limit = parseLimit(query.limit, FORM_LIST_LIMIT);
-    return this.forms.list(await this.workspaces.forList(p, query.workspaceId ?? query.workspace_id), { limit });
+    return this.forms.list(await this.workspaces.forList(p, oneWorkspaceId(query)), { limit });
   }
 
   @Get(':form_id')
@@ -125,4 +126,11 @@ export class FormsController {
   reopen(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string): Promise<FormDetailDto> {
     return this.forms.setAcceptingSubmissions(workspace, formId, true);
   }
+}
+
+/** `workspaceId` or its alias `workspace_id`; both naming different workspaces is a 400 rather than a silent pick. */
+function oneWorkspaceId(input: { workspaceId?: string; workspace_id?: string }): string | undefined {
+  if (input.workspaceId !== undefined && input.workspace_id !== undefined && input.workspaceId !== input.workspace_id)
+    throw FormsErrors.invalid('validation_failed', 'workspaceId and its alias workspace_id name different workspaces; send one.', 'workspace_id');
+  return input.workspaceId ?? input.workspace_id;
 }
