@@ -171,6 +171,12 @@ describe('forms-api: file uploads', () => {
         .expect(201);
       expect(raw.body.fileName).toBe('report%ZZ.pdf');
     });
+
+    it('an x-file-type longer than a media type can be (127 + 127 characters) is stored as plain bytes', async () => {
+      const long = await upload(Buffer.from('x'), 'a.bin', `a/${'b'.repeat(1000)}`);
+      expect(long.mimeType).toBe('application/octet-stream');
+      expect((await upload(Buffer.from('x'), 'b.bin', 'application/vnd.oasis.opendocument.text')).mimeType).toBe('application/vnd.oasis.opendocument.text');
+    });
   });
 
   describe('answers that do not fit the field', () => {
@@ -324,6 +330,13 @@ describe('forms-api: file uploads', () => {
     it('no file name: 400 naming x-file-name', async () => {
       const res = await uploadTo(form.publicId, pdfBytes(), undefined, 'application/pdf').expect(400);
       expect(res.body.error).toMatchObject({ type: 'invalid_request', details: { field: 'x-file-name' } });
+    });
+
+    it('a file name with a text-direction override (invoice\u202Efdp.exe shows as invoiceexe.pdf): 400 invalid_file_name', async () => {
+      for (const name of ['invoice\u202Efdp.exe', 'a\u2067b.pdf', 'a\u200fb.pdf']) {
+        const res = await uploadTo(form.publicId, pdfBytes(), name, 'application/pdf').expect(400);
+        expect(res.body.error).toMatchObject({ code: 'invalid_file_name', details: { field: 'x-file-name' } });
+      }
     });
 
     it('a file name with a NUL character (x-file-name: a%00b.pdf): 400, not a 500', async () => {

@@ -111,7 +111,8 @@ export class PublicFormsController {
     await this.limits.upload(ip, publicId);
     const form = await this.published.byPublicId(publicId);
     if (!form) throw FormsErrors.notFound('form', publicId);
-    const mimeType = /^[\w.+-]+\/[\w.+-]+$/.test(fileType ?? '') ? (fileType as string) : 'application/octet-stream';
+    // A media type as RFC 6838 bounds it (type and subtype at most 127 characters each); anything else is plain bytes.
+    const mimeType = /^[\w.+-]{1,127}\/[\w.+-]{1,127}$/.test(fileType ?? '') ? (fileType as string) : 'application/octet-stream';
     return this.uploads.upload(form, {
       fileName: safeDecode(fileName ?? ''),
       mimeType,

@@ -153,7 +153,7 @@ export const FORMS_ERROR_CODES = defineErrorCodes({
   form_not_accepting: { type: 'permission_error', description: 'The form takes no uploads right now (never published, or closed).' },
   no_file_field: invalid('An upload was sent to a form without a file question.'),
   empty_file: invalid('The uploaded file has no bytes.'),
-  invalid_file_name: invalid('The file name is longer than 255 characters or holds control characters.'),
+  invalid_file_name: invalid('The file name is longer than 255 characters or holds control or text-direction characters.'),
   answer_required: invalid('A required question on the respondent’s path has no answer; `issues` lists each one.'),
   unknown_field: invalid('An answer names a field the published form does not have.'),
   unknown_hidden_value: invalid('A hidden value names a hidden field the published form does not have.'),

@@ -12,9 +12,10 @@ import { fileTooLarge, UploadStorage } from './upload-storage';
 /** Largest file any file_upload field may accept; each field can set a lower limit. */
 export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
 
-// Control characters cannot be shown safely in a file name.
+// Control characters cannot be shown safely in a file name, and text-direction overrides make one look like another
+// ("invoice\u202Efdp.exe" shows as "invoiceexe.pdf").
 // eslint-disable-next-line no-control-regex -- matching them is the point
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 /** Where the form's team downloads an upload (with a key holding submissions:read); never a public address. */
 export const uploadDownloadUrl = (config: AppConfig, formId: string, uploadId: string) =>
@@ -41,7 +42,11 @@ export class UploadsService {
     const fileName = file.fileName.trim();
     if (!fileName) throw FormsErrors.invalid('validation_failed', 'Name the file in the x-file-name header.', 'x-file-name');
     if (fileName.length > 255 || CONTROL_CHARACTERS.test(fileName) || !isStorableText(fileName)) {
-      throw FormsErrors.invalid('invalid_file_name', 'The file name must be at most 255 characters, without control characters.', 'x-file-name');
+      throw FormsErrors.invalid(
+        'invalid_file_name',
+        'The file name must be at most 255 characters, without control or text-direction characters.',
+        'x-file-name',
+      );
     }
     if (file.declaredBytes !== undefined && file.declaredBytes > MAX_UPLOAD_BYTES) throw fileTooLarge(MAX_UPLOAD_BYTES);
     if (file.declaredBytes === 0) throw emptyFile();
