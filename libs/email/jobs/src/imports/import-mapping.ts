@@ -9,7 +9,7 @@ import {
   SubscriberStatusName,
   toCountryCode,
 } from '@email/audience';
-import { DomainError, isStorableText } from '@shared/errors';
+import { DomainError, isStorableText, SharedErrors } from '@shared/errors';
 import { SubscriberImportMappingDto } from './import.dto';
 
 /** Where each subscriber field is read from in a record (column indexes), checked against the upload's headers. */
@@ -90,12 +90,15 @@ export const mappedCustomFieldIds = (mappings: SubscriberImportMappingDto[]): st
  * (the upsert refuses those as `invalid_characters`). The first bad cell rejects the row.
  */
 export function readRow(record: string[], rowNumber: number, mapping: CompiledMapping): ImportRow | Rejection {
-  const cell = (index: number) => record[index] ?? '';
   let column: string | null = mapping.email.column;
+  const cell = (index: number) => {
+    const text = record[index] ?? '';
+    if (!isStorableText(text)) throw SharedErrors.fail('invalid_characters', UNSTORABLE_CELL);
+    return text;
+  };
   try {
     const email = cell(mapping.email.index);
     if (isBlank(email)) return { rowNumber, column, code: 'invalid_email', reason: 'The email cell is empty.' };
-    if (!isStorableText(email)) return unstorableCell(rowNumber, column);
     const row: ImportRow = { rowNumber, email: subscriberEmail(email, column), customFields: {} };
     for (const [key, read] of [
       ['name', subscriberName],
@@ -103,18 +106,15 @@ export function readRow(record: string[], rowNumber: number, mapping: CompiledMa
       ['status', subscriberStatus],
     ] as const) {
       const at = mapping[key];
-      const text = at ? cell(at.index) : '';
-      if (!at || isBlank(text)) continue;
+      if (!at) continue;
       column = at.column;
-      if (!isStorableText(text)) return unstorableCell(rowNumber, column);
-      (row as unknown as Record<string, unknown>)[key] = read(text, at.column);
+      const text = cell(at.index);
+      if (!isBlank(text)) (row as unknown as Record<string, unknown>)[key] = read(text, at.column);
     }
     for (const field of mapping.customFields) {
-      const text = cell(field.index);
-      if (isBlank(text)) continue;
       column = field.column;
-      if (!isStorableText(text)) return unstorableCell(rowNumber, column);
-      row.customFields[field.definition.id] = normalizeFieldValue(field.definition, text, field.column);
+      const text = cell(field.index);
+      if (!isBlank(text)) row.customFields[field.definition.id] = normalizeFieldValue(field.definition, text, field.column);
     }
     return row;
   } catch (error) {
@@ -123,11 +123,6 @@ export function readRow(record: string[], rowNumber: number, mapping: CompiledMa
   }
 }
 
-const unstorableCell = (rowNumber: number, column: string): Rejection => ({
-  rowNumber,
-  column,
-  code: 'invalid_characters',
-  reason: 'The cell holds a NUL character or a broken (unpaired surrogate) character, which cannot be stored.',
-});
+const UNSTORABLE_CELL = 'The cell holds a NUL character or a broken (unpaired surrogate) character, which cannot be stored.';
 
 export const isRejection = (result: ImportRow | Rejection): result is Rejection => 'code' in result;
