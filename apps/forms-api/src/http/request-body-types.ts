@@ -1,6 +1,6 @@
 import { INestApplication, Injectable } from '@nestjs/common';
 import type { FastifyInstance } from 'fastify';
-import { OnHttpAppConfigured } from '@shared/bootstrap';
+import { mediaTypeOf, OnHttpAppConfigured } from '@shared/bootstrap';
 import { ACCOUNT_PATHS } from '@shared/browser-session';
 import { FormsErrors } from '@forms/contracts';
 
@@ -38,8 +38,7 @@ export class RequestBodyTypes implements OnHttpAppConfigured {
     fastify.addHook('preValidation', (request, _reply, done) => {
       if (request.body === undefined) return done();
       const route = request.routeOptions.url;
-      const mediaType = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-      if (bodyTypesOf(route).includes(mediaType)) return done();
+      if (bodyTypesOf(route).includes(mediaTypeOf(request))) return done();
       const expected = route === UPLOAD_ROUTE ? 'Send the file as application/octet-stream.' : 'Send request bodies as application/json.';
       done(FormsErrors.fail('unsupported_media_type', expected));
     });

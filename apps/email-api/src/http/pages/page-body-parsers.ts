@@ -1,7 +1,7 @@
 import { INestApplication, Injectable } from '@nestjs/common';
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
-import { OnHttpAppConfigured } from '@shared/bootstrap';
+import { mediaTypeOf, OnHttpAppConfigured } from '@shared/bootstrap';
 import { UPLOAD_PAGE_PATH } from '@email/jobs';
 import { MCP_PATH } from '../mcp/mcp.controller';
 
@@ -55,7 +55,7 @@ export class PageBodyParsers implements OnHttpAppConfigured {
       refuse(request, done);
     });
     fastify.addHook('preValidation', (request, _reply, done) => {
-      const mediaType = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+      const mediaType = mediaTypeOf(request);
       if (request.body !== undefined && mediaType === FORM_ENCODED && isApiRoute(request.routeOptions.url))
         return done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(mediaType));
       done();
