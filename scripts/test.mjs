@@ -1,4 +1,4 @@
-// npm test: installs if needed, generates Prisma clients, builds, then lints, checks formatting, type-checks and runs
+// npm test: installs if needed, generates Prisma clients, builds, then lints, checks formatting and migrations, type-checks and runs
 // every jest tier (unit, integration against real PostgreSQL/Redis, e2e over HTTP). Extra args go to jest.
 import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,8 @@ log('▸ linting');
 run(bin('eslint'), ['.']);
 log('▸ checking formatting (fix with npm run format)');
 run(bin('prettier'), ['--check', '--log-level=warn', '.']);
+log('▸ checking that every schema.prisma change has a migration');
+run(process.execPath, ['scripts/db.mjs', 'diff', '--check', '--service', 'all']);
 log('▸ type-checking');
 run(bin('tsc'), ['-p', 'tsconfig.json']);
 log('▸ running tests');
