@@ -224,6 +224,27 @@ describe('email-api: OAuth 2.1 authorization server, sign-in and consent', () =>
     expect(latest.status).toBe(400);
   });
 
+  it('leaves the refresh token usable after a refused refresh, and narrows only the access token', async () => {
+    const clientId = await register();
+    const granted = await o.tokensWith(await signIn(), clientId, callback, 'tags:read tags:write', { workspace_id: h.workspaceId });
+    const refresh = (refreshToken: string, extra: Record<string, string> = {}) =>
+      post('/oauth/token', { grant_type: 'refresh_token', client_id: clientId, refresh_token: refreshToken, ...extra });
+    const errorOf = async (res: Response) => [res.status, ((await res.json()) as { error: string }).error];
+
+    expect(await errorOf(await refresh(granted.refresh_token, { scope: 'tags:read subscribers:read' }))).toEqual([400, 'invalid_scope']);
+    expect(await errorOf(await refresh(granted.refresh_token, { client_id: 'mcl_another_app' }))).toEqual([400, 'invalid_grant']);
+    const narrowed = await refresh(granted.refresh_token, { scope: 'tags:read' });
+    expect(narrowed.status).toBe(200);
+    const next = (await narrowed.json()) as Tokens;
+    expect(next.scope).toBe('tags:read');
+    await h.as(next.access_token).get('/v1/tags').expect(200);
+    await h.as(next.access_token).post('/v1/tags').send({ name: 'Narrowed' }).expect(403);
+
+    const restored = await refresh(next.refresh_token, { scope: 'tags:read tags:write' });
+    expect(restored.status).toBe(200);
+    expect(((await restored.json()) as Tokens).scope).toBe('tags:read tags:write');
+  });
+
   it('sends a declined request back to the app with access_denied and its state', async () => {
     const clientId = await register();
     const cookie = await signIn();

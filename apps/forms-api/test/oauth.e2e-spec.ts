@@ -164,6 +164,25 @@ describe('forms-api: OAuth 2.1 authorization server, sign-in and consent', () =>
     expect((await refresh(first.clientId, rotated.refresh_token)).status).toBe(400);
   });
 
+  it('leaves the refresh token usable after a refused refresh, and narrows only the access token', async () => {
+    const granted = await tokens('forms:read forms:create', 'Narrower');
+    const refreshWith = (refreshToken: string, extra: Record<string, string>) =>
+      o.post('/oauth/token', { grant_type: 'refresh_token', client_id: granted.clientId, refresh_token: refreshToken, ...extra });
+    const errorOf = async (res: Response) => [res.status, ((await res.json()) as { error: string }).error];
+
+    expect(await errorOf(await refreshWith(granted.refresh_token, { scope: 'forms:read forms:publish' }))).toEqual([400, 'invalid_scope']);
+    expect(await errorOf(await refreshWith(granted.refresh_token, { client_id: 'mcl_another_app' }))).toEqual([400, 'invalid_grant']);
+    const narrowed = await refreshWith(granted.refresh_token, { scope: 'forms:read' });
+    expect(narrowed.status).toBe(200);
+    const next = (await narrowed.json()) as Tokens;
+    expect(next.scope).toBe('forms:read');
+    await h.as(next.access_token).get('/api/v1/me').expect(200);
+
+    const restored = await refreshWith(next.refresh_token, { scope: 'forms:read forms:create' });
+    expect(restored.status).toBe(200);
+    expect(((await restored.json()) as Tokens).scope).toBe('forms:read forms:create');
+  });
+
   it('shows a redirect URI mismatch to the person, and rejects a registration with an unknown scope as a whole', async () => {
     const clientId = await o.register(callback, SCOPES);
     const res = await fetch(o.authorizeUrl(clientId, callback, pkce().challenge, SCOPES, { redirect_uri: 'https://attacker.example/cb' }), {

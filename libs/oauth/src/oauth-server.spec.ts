@@ -132,6 +132,64 @@ describe('OAuthServer', () => {
     });
   });
 
+  it('leaves the refresh token as it was when a refresh is refused: another client, a wider scope, expired', async () => {
+    const { server, store } = setup();
+    const { clientId, code } = await codeFor(server, { scope: 'tags:read' });
+    const first = await server.token({ grant_type: 'authorization_code', client_id: clientId, code, code_verifier: verifier });
+    const refresh = (params: Record<string, string>) =>
+      server.token({ grant_type: 'refresh_token', client_id: clientId, refresh_token: first.refresh_token, ...params });
+    await expect(refresh({ scope: 'tags:write' })).rejects.toMatchObject({ error: 'invalid_scope' });
+    // Another client's token is answered like an unknown one.
+    await expect(refresh({ client_id: 'client_x' })).rejects.toMatchObject({ error: 'invalid_grant', message: 'The refresh token is not valid.' });
+    const second = await refresh({});
+    expect(second.scope).toBe('tags:read');
+
+    // Presented by another client, even a rotated token revokes nothing; presented by its own, it still does.
+    await expect(refresh({ client_id: 'client_x' })).rejects.toMatchObject({ error: 'invalid_grant', message: 'The refresh token is not valid.' });
+    expect(store.tokens.get(tokenDigest(second.access_token))!.revokedAt).toBeNull();
+    await expect(refresh({})).rejects.toMatchObject({ error: 'invalid_grant' });
+    expect(store.tokens.get(tokenDigest(second.access_token))!.revokedAt).not.toBeNull();
+
+    const other = await codeFor(server);
+    const tokens = await server.token({ grant_type: 'authorization_code', client_id: other.clientId, code: other.code, code_verifier: verifier });
+    const stored = store.tokens.get(tokenDigest(tokens.refresh_token))!;
+    stored.expiresAt = new Date(Date.now() - 1000);
+    await expect(server.token({ grant_type: 'refresh_token', client_id: other.clientId, refresh_token: tokens.refresh_token })).rejects.toMatchObject({
+      error: 'invalid_grant',
+      message: 'The refresh token has expired.',
+    });
+    expect(stored.used).toBe(false);
+  });
+
+  it('narrows only the access token on refresh: the new refresh token keeps the scopes of the one presented', async () => {
+    const { server, store } = setup();
+    const { clientId, code } = await codeFor(server);
+    const first = await server.token({ grant_type: 'authorization_code', client_id: clientId, code, code_verifier: verifier });
+    const narrowed = await server.token({ grant_type: 'refresh_token', client_id: clientId, refresh_token: first.refresh_token, scope: 'tags:read' });
+    expect(narrowed.scope).toBe('tags:read');
+    expect(store.tokens.get(tokenDigest(narrowed.access_token))!.scopes).toEqual(['tags:read']);
+    expect(store.tokens.get(tokenDigest(narrowed.refresh_token))!.scopes).toEqual(SCOPES);
+    const widened = await server.token({
+      grant_type: 'refresh_token',
+      client_id: clientId,
+      refresh_token: narrowed.refresh_token,
+      scope: 'tags:read tags:write',
+    });
+    expect(widened.scope).toBe('tags:read tags:write');
+  });
+
+  it('issues one pair for concurrent refreshes with the same token, and revokes the family for the other', async () => {
+    const { server, store } = setup();
+    const { clientId, code } = await codeFor(server);
+    const first = await server.token({ grant_type: 'authorization_code', client_id: clientId, code, code_verifier: verifier });
+    const answers = await Promise.allSettled(
+      [0, 1].map(() => server.token({ grant_type: 'refresh_token', client_id: clientId, refresh_token: first.refresh_token })),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const issued = answers.find((answer) => answer.status === 'fulfilled')!;
+    expect(store.tokens.get(tokenDigest(issued.value.access_token))!.revokedAt).not.toBeNull();
+  });
+
   it('issues nothing for a grant the service revoked meanwhile', async () => {
     const { server, store } = setup();
     const { clientId, code } = await codeFor(server);

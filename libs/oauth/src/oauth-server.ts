@@ -162,30 +162,39 @@ export class OAuthServer {
     if (text(params, 'redirect_uri') !== undefined && text(params, 'redirect_uri') !== record.redirectUri)
       throw invalidGrant('redirect_uri does not match the authorization request.');
     if (!pkceMatches(verifier, record.codeChallenge)) throw invalidGrant('The code_verifier does not match the code_challenge.');
-    return this.issue(record, record.familyId, record.scopes);
+    return this.issue(record);
   }
 
+  /**
+   * A refused refresh leaves the token as it was (RFC 6749 §5.2, OAuth 2.1 §4.3): it is checked first and consumed only
+   * to issue a new pair. Another client's token is answered like an unknown one and left alone: a public client's id
+   * proves nothing, so naming the wrong one must neither reveal the token's state nor revoke its family.
+   */
   private async refresh(clientId: string, params: Params): Promise<TokenResponse> {
     const refreshToken = text(params, 'refresh_token');
     if (!refreshToken) throw new OAuthError('invalid_request', 'refresh_token is required.');
-    const consumed = await this.store.consumeRefreshToken(tokenDigest(refreshToken), this.now());
+    const stored = await this.store.findToken(tokenDigest(refreshToken));
+    if (stored?.kind !== 'refresh' || stored.clientId !== clientId) throw invalidGrant('The refresh token is not valid.');
+    if (stored.revokedAt) throw invalidGrant('The refresh token was revoked.');
+    if (stored.expiresAt <= this.now()) throw invalidGrant('The refresh token has expired.');
+    const requested = text(params, 'scope');
+    const scopes = requested === undefined ? stored.scopes : [...new Set(requested.split(' ').filter(Boolean))];
+    if (scopes.some((scope) => !stored.scopes.includes(scope))) throw new OAuthError('invalid_scope', 'A refresh may only narrow the granted scopes.');
+    const consumed = await this.store.consumeRefreshToken(stored.tokenHash, this.now());
     if (!consumed) throw invalidGrant('The refresh token is not valid.');
     const { record, firstUse } = consumed;
+    // Read again after the atomic consume: the family may have been revoked since the check above.
     if (record.revokedAt) throw invalidGrant('The refresh token was revoked.');
     if (!firstUse) {
       // A rotated refresh token presented again: either the client or a thief holds a copy, so the family goes.
       await this.store.revokeFamily(record.familyId, this.now());
       throw invalidGrant('The refresh token was already used; every token of this authorization is revoked.');
     }
-    if (record.expiresAt <= this.now()) throw invalidGrant('The refresh token has expired.');
-    if (record.clientId !== clientId) throw invalidGrant('The refresh token was issued to another client.');
-    const requested = text(params, 'scope');
-    const scopes = requested === undefined ? record.scopes : [...new Set(requested.split(' ').filter(Boolean))];
-    if (scopes.some((scope) => !record.scopes.includes(scope))) throw new OAuthError('invalid_scope', 'A refresh may only narrow the granted scopes.');
-    return this.issue(record, record.familyId, scopes);
+    return this.issue(record, scopes);
   }
 
-  private async issue(grant: OAuthGrant & { clientId: string }, familyId: string, scopes: string[]): Promise<TokenResponse> {
+  /** A new pair under the grant; a narrower `accessScopes` narrows the access token only (RFC 6749 §6). */
+  private async issue(grant: OAuthGrant & { clientId: string; familyId: string }, accessScopes = grant.scopes): Promise<TokenResponse> {
     const now = this.now();
     const access = newOpaqueToken(this.options.accessTokenPrefix);
     const refresh = newOpaqueToken(this.options.refreshTokenPrefix);
@@ -194,8 +203,7 @@ export class OAuthServer {
       userId: grant.userId,
       workspaceId: grant.workspaceId,
       clientId: grant.clientId,
-      familyId,
-      scopes,
+      familyId: grant.familyId,
       revokedAt: null,
       createdAt: now,
     };
@@ -204,6 +212,7 @@ export class OAuthServer {
         ...base,
         id: this.options.newId('token'),
         kind: 'access',
+        scopes: accessScopes,
         tokenHash: tokenDigest(access),
         preview: tokenPreview(access, this.options.accessTokenPrefix),
         expiresAt: new Date(now.getTime() + this.options.accessTokenTtlMs),
@@ -212,6 +221,7 @@ export class OAuthServer {
         ...base,
         id: this.options.newId('token'),
         kind: 'refresh',
+        scopes: grant.scopes,
         tokenHash: tokenDigest(refresh),
         preview: tokenPreview(refresh, this.options.refreshTokenPrefix),
         expiresAt: new Date(now.getTime() + this.options.refreshTokenTtlMs),
@@ -223,7 +233,7 @@ export class OAuthServer {
       token_type: 'Bearer',
       expires_in: Math.floor(this.options.accessTokenTtlMs / 1000),
       refresh_token: refresh,
-      scope: scopes.join(' '),
+      scope: accessScopes.join(' '),
     };
   }
 
