@@ -1,14 +1,27 @@
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
-import { AudienceDefinition, AudienceRepository } from '@email/audience-engine';
+import { AudienceDefinition, AudienceRepository, MAX_EXPANDED_CONDITIONS } from '@email/audience-engine';
 import { EmailQueues } from '@email/contracts';
 import { EmailPrisma } from '@email/data-access';
 import { trustedWorkspaceId } from '@shared/core';
+import { document, saveConnection, smtpConnection } from './broadcasts-fixtures';
 import { emailApi, EmailApiHarness } from './helpers';
 
 const rule = (conditions: object[], match: 'all' | 'any' = 'all') => ({ match: 'all', groups: [{ id: 'g', match, conditions }] });
 const inSegment = (id: string) => rule([{ id: 'nested', field: 'segment', operator: 'has_any_of', value: [id] }]);
 const EVERYONE = { match: 'all', groups: [] };
+/** `times` conditions in one group, each naming the same segment. */
+const references = (id: string, times: number) =>
+  rule(
+    Array.from({ length: times }, (_, i) => ({ id: `ref${i}`, field: 'segment', operator: 'is', value: id })),
+    'any',
+  );
+/** One group of `count` plain conditions. */
+const plain = (count: number) =>
+  rule(
+    Array.from({ length: count }, (_, i) => ({ id: `c${i}`, field: 'subscriber_status', operator: 'is', value: ['Active'] })),
+    'any',
+  );
 
 describe('email-api: segments', () => {
   let h: EmailApiHarness;
@@ -273,6 +286,188 @@ describe('email-api: segments', () => {
         .send({ name: 'Depth 7', definition: inSegment(tooDeep.id) })
         .expect(400);
       expect(refused.body.error).toMatchObject({ code: 'segment_nesting_too_deep', condition_id: 'nested' });
+    });
+  });
+
+  describe('bounds on nested references', () => {
+    // Each of S1..S3 names the segment below six times: S0 (1 condition) expands to 12, 78 and 474 conditions through them.
+    const chain = async (bottom: object, key?: string) => {
+      const ids: string[] = [(await createSegment(`Fan-out 0 ${key ?? ''}`, bottom, key)).id];
+      for (let level = 1; level <= 3; level++) ids.push((await createSegment(`Fan-out ${level} ${key ?? ''}`, references(ids.at(-1)!, 6), key)).id);
+      return ids;
+    };
+
+    it(`refuses a definition over ${MAX_EXPANDED_CONDITIONS} expanded conditions on create, preview and broadcasts, quickly`, async () => {
+      const ws = await h.newWorkspace('Fan-out');
+      const [, , , s3] = await chain(plain(1), ws.api_key);
+      const started = Date.now();
+      const over = references(s3, 6); // 6 × 475
+      const created = await h.as(ws.api_key).post('/v1/segments').send({ name: 'Fan-out 4', definition: over }).expect(400);
+      expect(created.body.error).toMatchObject({ code: 'audience_definition_too_large', condition_id: expect.stringMatching(/^ref/) });
+      const preview = await h.as(ws.api_key).post('/v1/segments/preview').send({ definition: over }).expect(400);
+      expect(preview.body.error.code).toBe('audience_definition_too_large');
+      await saveConnection(h.app, ws.workspace_id, smtpConnection('edc_fan_out', 2525));
+      const broadcast = await h
+        .as(ws.api_key)
+        .post('/v1/broadcasts')
+        .send({ subject: 'Fan-out', body_document: document(), audience_definition: over })
+        .expect(400);
+      expect(broadcast.body.error.code).toBe('audience_definition_too_large');
+      // Twice S3 (950 conditions) is within the bound and still one statement.
+      await h
+        .as(ws.api_key)
+        .post('/v1/segments/preview')
+        .send({ definition: references(s3, 2) })
+        .expect(200);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(await prisma.segment.count({ where: { workspace_id: ws.workspace_id } })).toBe(4);
+    });
+
+    it('refuses an update of a segment that would push a segment using it over the bound, naming the definition', async () => {
+      const ws = await h.newWorkspace('Fan-out from below');
+      const [s0, , , s3] = await chain(plain(1), ws.api_key);
+      // Four conditions at the bottom: S3 would expand to 6 × (1 + 6 × (1 + 6 × (1 + 4))) = 1,122.
+      const refused = await h
+        .as(ws.api_key)
+        .put(`/v1/segments/${s0}`)
+        .send({ definition: plain(4) })
+        .expect(400);
+      expect(refused.body.error).toMatchObject({ code: 'audience_definition_too_large', details: { field: 'definition' } });
+      expect(refused.body.error.message).toContain('Fan-out 3');
+      expect((await h.as(ws.api_key).get(`/v1/segments/${s0}`).expect(200)).body.data.definition).toEqual(plain(1));
+      await h
+        .as(ws.api_key)
+        .put(`/v1/segments/${s0}`)
+        .send({ definition: plain(3) })
+        .expect(200);
+      expect((await h.as(ws.api_key).get(`/v1/segments/${s3}`).expect(200)).body.data.definition).toEqual(references(expect.any(String), 6));
+    });
+
+    it('refuses an update at the bottom of a five-deep chain that would make its top six deep', async () => {
+      const ws = await h.newWorkspace('Deep from below');
+      const chainIds: string[] = [(await createSegment('Bottom', EVERYONE, ws.api_key)).id];
+      for (let level = 1; level <= 5; level++) chainIds.push((await createSegment(`Above ${level}`, inSegment(chainIds.at(-1)!), ws.api_key)).id);
+      const other = await createSegment('Elsewhere', EVERYONE, ws.api_key);
+      const refused = await h
+        .as(ws.api_key)
+        .put(`/v1/segments/${chainIds[0]}`)
+        .send({ definition: inSegment(other.id) })
+        .expect(400);
+      expect(refused.body.error).toMatchObject({ code: 'segment_nesting_too_deep', details: { field: 'definition' } });
+      expect(refused.body.error.message).toContain('Above 5');
+      expect((await h.as(ws.api_key).get(`/v1/segments/${chainIds[0]}`).expect(200)).body.data.definition).toEqual(EVERYONE);
+      // The top still compiles and counts; a change at the bottom that adds no level is fine.
+      await h.as(ws.api_key).get(`/v1/segments/${chainIds[5]}`).expect(200);
+      await h
+        .as(ws.api_key)
+        .put(`/v1/segments/${chainIds[0]}`)
+        .send({ definition: plain(2) })
+        .expect(200);
+      // One level up from the bottom there is room for one more.
+      await h
+        .as(ws.api_key)
+        .put(`/v1/segments/${other.id}`)
+        .send({ definition: inSegment(chainIds[4]) })
+        .expect(200);
+    });
+  });
+
+  describe('stored values', () => {
+    it('stores tag and segment ids trimmed, as the compiler reads them, so the delete guards find them', async () => {
+      const ws = await h.newWorkspace('Padded ids');
+      const as = h.as(ws.api_key);
+      const tag = (await as.post('/v1/tags').send({ name: 'Padded' }).expect(201)).body.data;
+      const target = await createSegment('Padded target', EVERYONE, ws.api_key);
+      const padded = rule([
+        { id: 't', field: 'tag', operator: 'has_any_of', value: [` ${tag.id}`] },
+        { id: 's', field: 'segment', operator: 'is', value: `${target.id} ` },
+        { id: 'c', field: 'country', operator: 'is', value: [' de '] },
+      ]);
+      const trimmed = rule([
+        { id: 't', field: 'tag', operator: 'has_any_of', value: [tag.id] },
+        { id: 's', field: 'segment', operator: 'is', value: target.id },
+        { id: 'c', field: 'country', operator: 'is', value: ['de'] },
+      ]);
+      const user = await createSegment('Padded user', padded, ws.api_key);
+      expect(user.definition).toEqual(trimmed);
+      expect((await as.delete(`/v1/tags/${tag.id}`).expect(409)).body.error).toMatchObject({ code: 'tag_in_use', used_by: [{ id: user.id }] });
+      await as.put(`/v1/segments/${user.id}`).send({ definition: EVERYONE }).expect(200);
+
+      await saveConnection(h.app, ws.workspace_id, smtpConnection('edc_padded', 2525));
+      const broadcast = (await as.post('/v1/broadcasts').send({ subject: 'Padded', body_document: document(), audience_definition: padded }).expect(201)).body
+        .data;
+      expect(broadcast.audience_definition).toEqual(trimmed);
+      const used = [{ type: 'broadcast', id: broadcast.id, name: 'Padded' }];
+      expect((await as.delete(`/v1/tags/${tag.id}`).expect(409)).body.error).toMatchObject({ code: 'tag_in_use', used_by: used });
+      expect((await as.delete(`/v1/segments/${target.id}`).expect(409)).body.error).toMatchObject({ code: 'segment_in_use', used_by: used });
+    });
+
+    it('refuses to change the type of a custom field a segment or live broadcast has a condition on (409 naming them), as a delete', async () => {
+      const field = (await h.as().post('/v1/custom-fields').send({ label: 'Typed for segments', type: 'Text' }).expect(201)).body.data;
+      const segment = await createSegment('Typed users', rule([{ id: 'f', field: 'custom_field', operator: 'contains', value: 'x', customFieldId: field.id }]));
+      const refused = await h.as().put(`/v1/custom-fields/${field.id}`).send({ type: 'Number' }).expect(409);
+      expect(refused.body.error).toMatchObject({
+        code: 'custom_field_in_use',
+        details: { field: 'type' },
+        used_by: [{ type: 'segment', id: segment.id, name: 'Typed users' }],
+      });
+      expect((await h.as().get(`/v1/custom-fields/${field.id}`).expect(200)).body.data.type).toBe('Text');
+      // The label can still change, and the type once nothing names the field.
+      await h.as().put(`/v1/custom-fields/${field.id}`).send({ label: 'Typed, renamed', type: 'Text' }).expect(200);
+      await h.as().put(`/v1/segments/${segment.id}`).send({ definition: EVERYONE }).expect(200);
+      await prisma.broadcast.create({
+        data: {
+          id: 'brd_typed',
+          workspace_id: h.workspaceId,
+          subject: 'Typed broadcast',
+          body_document: { type: 'doc' },
+          body: '',
+          status: 'draft',
+          audience_definition: rule([{ id: 'f', field: 'custom_field', operator: 'is_not_empty', customFieldId: field.id }]),
+        },
+      });
+      const byBroadcast = await h.as().put(`/v1/custom-fields/${field.id}`).send({ type: 'Number' }).expect(409);
+      expect(byBroadcast.body.error).toMatchObject({ code: 'custom_field_in_use', used_by: [{ type: 'broadcast', id: 'brd_typed' }] });
+      await prisma.broadcast.update({ where: { id: 'brd_typed' }, data: { status: 'completed' } });
+      await h.as().put(`/v1/custom-fields/${field.id}`).send({ type: 'Number' }).expect(200);
+    });
+  });
+
+  describe('counting failures', () => {
+    afterEach(() => jest.restoreAllMocks());
+    // What PostgreSQL answers a statement with too many bind parameters: not an outage, and the same on every retry.
+    const countingFails = () =>
+      jest
+        .spyOn(AudienceRepository.prototype, 'count')
+        .mockRejectedValueOnce(Object.assign(new Error('bind message has 65601 parameter formats but 0 parameters'), { code: '08P01', severity: 'ERROR' }));
+
+    it('answers a create or update whose counting fails with the saved segment, uncounted, and recounts it in the background', async () => {
+      const ws = await h.newWorkspace('Counting fails');
+      await h.as(ws.api_key).post('/v1/subscribers').send({ email: 'counted@example.com' }).expect(201);
+      const send = () => h.as(ws.api_key).post('/v1/segments').set('idempotency-key', 'counting-fails-1').send({ name: 'Uncounted', definition: EVERYONE });
+      countingFails();
+      const created = (await send().expect(201)).body.data;
+      expect(created).toMatchObject({ name: 'Uncounted', confirmed_subscriber_count: 0, total_subscriber_count: 0 });
+      expect(created).not.toHaveProperty('counts_refreshed_at');
+      const queue = h.app.get<Queue>(getQueueToken(EmailQueues.segmentCounts));
+      const queued = async () => (await queue.getJobs(['waiting', 'delayed', 'active', 'completed'])).filter((job) => job.data.segmentId === created.id);
+      expect((await waitFor(queued)).map((job) => job.data)).toEqual([{ workspaceId: ws.workspace_id, segmentId: created.id }]);
+      // The retry replays the create; the segment reads, counts and can be deleted like any other.
+      expect((await send().expect(201)).body.data.id).toBe(created.id);
+      expect((await h.as(ws.api_key).get(`/v1/segments/${created.id}`).expect(200)).body.data).toMatchObject({ total_subscriber_count: 1 });
+
+      countingFails();
+      const updated = (
+        await h
+          .as(ws.api_key)
+          .put(`/v1/segments/${created.id}`)
+          .send({ definition: plain(1) })
+          .expect(200)
+      ).body.data;
+      expect(updated).toMatchObject({ definition: plain(1), confirmed_subscriber_count: 0, total_subscriber_count: 0 });
+      expect(updated).not.toHaveProperty('counts_refreshed_at');
+      expect((await h.as(ws.api_key).get(`/v1/segments/${created.id}`).expect(200)).body.data).toMatchObject({ confirmed_subscriber_count: 1 });
+      await h.as(ws.api_key).delete(`/v1/segments/${created.id}`).expect(204);
     });
   });
 

@@ -18,6 +18,8 @@ describe('isDependencyOutage', () => {
     ['pg connect timeout', error({ message: 'Connection terminated due to connection timeout' })],
     ['PostgreSQL shutting down', error({ code: '57P01', severity: 'FATAL' })],
     ['PostgreSQL out of connections', error({ code: '53300', severity: 'FATAL' })],
+    ['a connection that failed', error({ code: '08006', severity: 'FATAL' })],
+    ['a connection that could not be made', error({ code: '08001', severity: 'FATAL' })],
   ])('%s is an outage', (_case, thrown) => {
     expect(isDependencyOutage(thrown)).toBe(true);
   });
@@ -25,6 +27,7 @@ describe('isDependencyOutage', () => {
   it.each([
     ['a unique violation', error({ name: 'PrismaClientKnownRequestError', code: 'P2002' })],
     ['a SQL error of the query', error({ code: '22021', severity: 'ERROR' })],
+    ['a protocol violation (too many bind parameters)', error({ code: '08P01', severity: 'ERROR', message: 'bind message has 65601 parameter formats' })],
     ['the pg adapter on bad input', error({ code: 'P2010', meta: { driverAdapterError: { cause: { kind: 'InvalidInputValue' } } } })],
     ['a plain bug', new TypeError('x is undefined')],
     ['nothing', undefined],

@@ -14,9 +14,11 @@ const REDIS_OUTAGE_MESSAGES = /^(Command timed out|Connection is closed\.|Stream
 // Prisma over the pg adapter: the kinds that mean the server is away, not that the query is wrong.
 const PRISMA_OUTAGE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
 const DRIVER_OUTAGE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
-// node-postgres: socket errors, its connect timeout, and the server's shutdown or overload SQLSTATEs.
+// node-postgres: socket errors, its connect timeout, and the server's shutdown or overload SQLSTATEs. Of class 08 only
+// the states of a connection that failed or could not be made: 08P01 (protocol violation, e.g. too many bind
+// parameters) is the statement's fault and fails the same way on every retry.
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'EPIPE']);
-const PG_OUTAGE_STATES = /^(08|57P0[123]|53300)/;
+const PG_OUTAGE_STATES = /^(0800[013467]|57P0[123]|53300)$/;
 const PG_OUTAGE_MESSAGES = /timeout exceeded when trying to connect|Connection terminated/;
 
 interface OutageShape {

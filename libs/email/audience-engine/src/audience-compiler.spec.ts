@@ -2,7 +2,7 @@ import { CustomFieldType } from '@email/data-access';
 import { trustedWorkspaceId } from '@shared/core';
 import { DomainError } from '@shared/errors';
 import { AudienceCondition, AudienceDefinition } from './audience-definition';
-import { compileAudience, CompileContext, customFieldIdsOf } from './audience-compiler';
+import { compileAudience, CompileContext, customFieldIdsOf, MAX_EXPANDED_CONDITIONS } from './audience-compiler';
 import { SEQUENCE_OPERATORS } from './membership';
 
 const FIELD_TYPES: Record<string, CustomFieldType> = {
@@ -169,6 +169,31 @@ describe('compileAudience: refusals name the condition id', () => {
     ]),
   ])('refuses %s as invalid_audience_condition', (_, condition) => {
     expect(refusal(condition)).toMatchObject({ code: 'invalid_audience_condition', condition_id: 'c-7' });
+  });
+
+  it(`counts each expansion of a nested segment towards ${MAX_EXPANDED_CONDITIONS} conditions, naming the outer condition`, () => {
+    const naming = (id: string, times: number): AudienceDefinition => ({
+      match: 'all',
+      groups: [{ id: 'g', match: 'any', conditions: Array.from({ length: times }, (_, i) => ({ id: `r${i}`, field: 'segment', operator: 'is', value: id })) }],
+    });
+    // seg_0 has 1 condition, seg_1 names it 9 times (18 expanded), seg_2 names seg_1 9 times (171).
+    const segments = new Map([
+      ['seg_0', one({ field: 'tag', operator: 'has_any_of', value: ['t'] })],
+      ['seg_1', naming('seg_0', 9)],
+      ['seg_2', naming('seg_1', 9)],
+    ]);
+    expect(() => compileAudience(naming('seg_2', 5), { ...context, segments })).not.toThrow(); // 5 × 172 = 860
+    let refused: DomainError | undefined;
+    try {
+      compileAudience(naming('seg_2', 6), { ...context, segments }); // 6 × 172 = 1,032
+    } catch (error) {
+      refused = error as DomainError;
+    }
+    expect(refused?.toBody()).toMatchObject({
+      code: 'audience_definition_too_large',
+      condition_id: 'r5',
+      message: expect.stringContaining('through segment "seg_2"'),
+    });
   });
 
   it('binds the workspace inside form, engagement and nested segment subqueries', () => {

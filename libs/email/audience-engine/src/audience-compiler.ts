@@ -21,11 +21,22 @@ export interface CompileContext {
 /** Segments may reference segments this many levels deep. */
 export const MAX_SEGMENT_DEPTH = 5;
 
+/**
+ * At most this many conditions once nested segments are expanded in place, each reference counting its segment's
+ * conditions again: depth alone allows (20 × 20)^5, and the statement's size (planning time, bind parameters) grows with it.
+ */
+export const MAX_EXPANDED_CONDITIONS = 1_000;
+
 /** The segments being expanded, outermost first, while compiling nested definitions. */
 type Trail = readonly string[];
 
+/** The context of one compilation, with the conditions compiled so far. */
+interface Compiling extends CompileContext {
+  readonly expanded: { conditions: number };
+}
+
 type Sql = Prisma.Sql;
-type Compile = (condition: AudienceCondition, context: CompileContext, trail: Trail) => Sql;
+type Compile = (condition: AudienceCondition, context: Compiling, trail: Trail) => Sql;
 
 const combine = (match: AudienceMatch, predicates: Sql[]): Sql => Prisma.sql`(${Prisma.join(predicates, match === 'all' ? ' AND ' : ' OR ')})`;
 
@@ -247,7 +258,11 @@ const FIELD_OPERATORS: Record<Exclude<AudienceField, 'custom_field'>, OperatorTa
   magic_link_clicked: ENGAGEMENT_OPERATORS,
 };
 
-function compileCondition(condition: AudienceCondition, context: CompileContext, trail: Trail): Sql {
+function compileCondition(condition: AudienceCondition, context: Compiling, trail: Trail): Sql {
+  if (++context.expanded.conditions > MAX_EXPANDED_CONDITIONS) {
+    const why = `with the segments it references expanded, the definition has more than ${MAX_EXPANDED_CONDITIONS} conditions`;
+    throw conditionError(condition, why, 'audience_definition_too_large');
+  }
   const operators = operatorsOf(condition, context);
   const compile = operators[condition.operator];
   if (!compile) {
@@ -257,13 +272,13 @@ function compileCondition(condition: AudienceCondition, context: CompileContext,
   return compile(condition, context, trail);
 }
 
-const compileGroup = (group: AudienceConditionGroup, context: CompileContext, trail: Trail): Sql =>
+const compileGroup = (group: AudienceConditionGroup, context: Compiling, trail: Trail): Sql =>
   combine(
     group.match,
     group.conditions.map((condition) => compileCondition(condition, context, trail)),
   );
 
-function compileRule(definition: AudienceDefinition, context: CompileContext, trail: Trail): Sql {
+function compileRule(definition: AudienceDefinition, context: Compiling, trail: Trail): Sql {
   const groups = definition.groups.map((group) => compileGroup(group, context, trail));
   return groups.length ? combine(definition.match, groups) : Prisma.sql`TRUE`;
 }
@@ -273,7 +288,7 @@ function compileRule(definition: AudienceDefinition, context: CompileContext, tr
  * subquery; user values only ever travel as bind parameters. A definition without groups matches everyone.
  */
 export function compileAudience(definition: AudienceDefinition, context: CompileContext): Sql {
-  return Prisma.sql`s.workspace_id = ${context.workspaceId} AND ${compileRule(definition, context, [])}`;
+  return Prisma.sql`s.workspace_id = ${context.workspaceId} AND ${compileRule(definition, { ...context, expanded: { conditions: 0 } }, [])}`;
 }
 
 const conditionsOf = (definition: AudienceDefinition) => definition.groups.flatMap((group) => group.conditions);

@@ -35,6 +35,16 @@ describe('parseAudienceDefinition', () => {
     }
   });
 
+  it('stores the ids and codes the compiler trims trimmed (so delete guards find them), other values as sent', () => {
+    const parsed = (field: string, value: unknown) => parseAudienceDefinition(definitionWith({ field, operator: 'is', value })).groups[0].conditions[0].value;
+    expect(parsed('tag', [' tag_1', 'tag_2 '])).toEqual(['tag_1', 'tag_2']);
+    expect(parsed('segment', ' seg_1 ')).toBe('seg_1');
+    for (const field of ['subscriber_status', 'country', 'sequence', 'form']) expect(parsed(field, [' x '])).toEqual(['x']);
+    expect(parsed('tag', ['  '])).toEqual(['']); // still refused when compiled
+    expect(parsed('custom_field', ' spaced text ')).toBe(' spaced text ');
+    expect(parsed('email_opened', true)).toBe(true);
+  });
+
   it('accepts a definition at every bound', () => {
     const conditions = Array.from({ length: 20 }, (_, i) => ({ ...condition, id: `c${i}`, value: Array.from({ length: 1000 }, () => 'y'.repeat(1000)) }));
     const groups = Array.from({ length: 20 }, (_, i) => ({ id: `g${i}`, match: 'all', conditions }));

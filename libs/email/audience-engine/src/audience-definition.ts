@@ -97,6 +97,15 @@ function conditionValue(value: unknown, path: string): AudienceValue | undefined
   throw invalid(path, `must be a string, a finite number, a boolean, an array of strings (each at most ${AUDIENCE_LIMITS.valueLength} characters) or null`);
 }
 
+/**
+ * Fields whose values the compiler reads as a list of ids or codes, each trimmed: they are stored trimmed too, so what
+ * is stored is what is evaluated, and the checks before deleting a tag or segment find every condition naming it.
+ */
+const ID_LIST_FIELDS: readonly AudienceField[] = ['subscriber_status', 'country', 'segment', 'tag', 'sequence', 'form'];
+
+const trimmed = (value: AudienceValue): AudienceValue =>
+  typeof value === 'string' ? value.trim() : Array.isArray(value) ? value.map((item) => item.trim()) : value;
+
 function parseCondition(input: unknown, path: string): AudienceCondition {
   const raw = object(input, path, ['id', 'field', 'operator', 'value', 'customFieldId'], ['id', 'field', 'operator']);
   const customFieldId = raw.customFieldId;
@@ -108,7 +117,7 @@ function parseCondition(input: unknown, path: string): AudienceCondition {
     operator: oneOf(raw.operator, AUDIENCE_OPERATORS, `${path}.operator`),
   };
   const value = conditionValue(raw.value, `${path}.value`);
-  if (value !== undefined) condition.value = value;
+  if (value !== undefined) condition.value = ID_LIST_FIELDS.includes(condition.field) ? trimmed(value) : value;
   if (customFieldId !== undefined) condition.customFieldId = customFieldId;
   return condition;
 }

@@ -1,7 +1,7 @@
 import { EmailErrors } from '@email/contracts';
 import type { AudienceCondition } from './audience-definition';
 
-export type ConditionErrorCode = 'invalid_audience_condition' | 'segment_reference_cycle' | 'segment_nesting_too_deep';
+export type ConditionErrorCode = 'invalid_audience_condition' | 'segment_reference_cycle' | 'segment_nesting_too_deep' | 'audience_definition_too_large';
 
 /** A 400 naming the condition's id in the message and as the envelope's `condition_id`. */
 export function conditionError(condition: AudienceCondition, why: string, code: ConditionErrorCode = 'invalid_audience_condition') {

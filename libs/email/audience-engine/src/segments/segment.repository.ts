@@ -5,6 +5,7 @@ import { WorkspaceId } from '@shared/core';
 import { isRecordGone, isUniqueViolation } from '@shared/errors';
 import { KeysetPage, keysetWhere } from '@shared/pagination';
 import type { AudienceDefinition } from '../audience-definition';
+import { MAX_SEGMENT_DEPTH } from '../audience-compiler';
 import type { AudienceCount } from '../audience.repository';
 import { AudienceReference, AudienceReferences, AudienceReferrer, AudienceUse, referencePath } from './segment-users';
 
@@ -27,12 +28,15 @@ function nameTakenOn(error: unknown): never {
     : error;
 }
 
+const UNCOUNTED = { confirmed_count: 0, total_count: 0, counts_refreshed_at: null };
+
 const columns = (data: SegmentWrite) => {
   const name = data.name?.trim();
   return {
     ...(name !== undefined ? { name, name_key: segmentKey(name) } : {}),
     ...(data.description !== undefined ? { description: data.description } : {}),
-    ...(data.definition !== undefined ? { definition: data.definition as unknown as Prisma.InputJsonObject } : {}),
+    // A new definition's counts are not known until it is counted (the writer counts right after commit).
+    ...(data.definition !== undefined ? { definition: data.definition as unknown as Prisma.InputJsonObject, ...UNCOUNTED } : {}),
     ...(data.referencedSegmentIds !== undefined ? { referenced_segment_ids: data.referencedSegmentIds } : {}),
   };
 };
@@ -110,6 +114,21 @@ export class SegmentRepository implements AudienceReferrer, OnModuleInit {
       WHERE workspace_id = ${workspaceId} AND jsonb_path_exists(definition, ${path}::jsonpath, jsonb_build_object('id', ${id}::text))
       ORDER BY id`;
     return rows.map((row) => ({ type: 'segment', id: row.id, name: row.name }));
+  }
+
+  /**
+   * The segments that reach `id` through segment conditions, directly or through others, up to as many levels up as
+   * nesting allows (inside a transaction holding `locked`): an edit of `id` changes what each of them expands to.
+   */
+  referrersOf(tx: SegmentTx, workspaceId: WorkspaceId, id: string): Promise<Array<Pick<Segment, 'id' | 'name' | 'definition'>>> {
+    return tx.$queryRaw`
+      WITH RECURSIVE up(id, level) AS (
+        SELECT id, 1 FROM segments WHERE workspace_id = ${workspaceId} AND referenced_segment_ids @> ARRAY[${id}::text]
+        UNION
+        SELECT s.id, up.level + 1 FROM up JOIN segments s ON s.workspace_id = ${workspaceId} AND s.referenced_segment_ids @> ARRAY[up.id]
+        WHERE up.level < ${MAX_SEGMENT_DEPTH}::int
+      )
+      SELECT id, name, definition FROM segments WHERE workspace_id = ${workspaceId} AND id IN (SELECT id FROM up) ORDER BY id`;
   }
 
   /** Stores counts taken at `countedAt`, unless newer ones are already there; a recount is not an edit, so updated_at stays. */

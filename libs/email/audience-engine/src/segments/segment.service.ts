@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { Segment } from '@email/data-access';
 import { EmailErrors } from '@email/contracts';
 import { Clock, IdGenerator, WorkspaceId } from '@shared/core';
@@ -12,6 +12,10 @@ import { countsAreStale, SegmentCounter } from './segment-counter';
 import { SegmentDto, SegmentPreviewDto, SegmentPreviewRequestDto, SegmentSummaryDto, SegmentUpdateRequestDto, SegmentUpsertRequestDto } from './segment.dto';
 import { SegmentRepository, SegmentTx, SegmentWrite } from './segment.repository';
 import { AudienceReferences, describeUses } from './segment-users';
+
+/** What an edit of a segment can break in the segments that use it (cycles are refused by its own compile). */
+const EDIT_BREAKS = ['segment_nesting_too_deep', 'audience_definition_too_large'] as const;
+type EditBreak = (typeof EDIT_BREAKS)[number];
 
 const cachedCounts = (segment: Segment): AudienceCount => ({ confirmed: segment.confirmed_count, total: segment.total_count });
 
@@ -45,6 +49,8 @@ function toSegmentDto(segment: Segment, counts: AudienceCount, countedAt: Date |
 
 @Injectable()
 export class SegmentService {
+  private readonly logger = new Logger(SegmentService.name);
+
   constructor(
     private readonly segments: SegmentRepository,
     private readonly audience: AudienceRepository,
@@ -104,7 +110,9 @@ export class SegmentService {
     }
     const { segment, compiled } = await this.segments.locked(workspaceId, async (tx) => {
       const compiled = data.definition ? await this.audience.compile(workspaceId, data.definition, id, tx) : undefined;
-      return { segment: await this.segments.update(tx, workspaceId, id, data), compiled };
+      const segment = await this.segments.update(tx, workspaceId, id, data);
+      if (segment && data.definition) await this.referrersStillCompile(tx, workspaceId, id);
+      return { segment, compiled };
     });
     if (!segment) throw EmailErrors.notFound('segment', id);
     return this.withFreshCounts(workspaceId, segment, compiled);
@@ -131,15 +139,38 @@ export class SegmentService {
   }
 
   /**
-   * A stored definition can stop compiling (a custom field it names was deleted since); the record still reads,
-   * with the last counts it had.
+   * Run after the update, inside its transaction: every segment that reaches the edited one now expands its new
+   * definition, so it must still nest at most five deep and stay within the expanded size; a refusal rolls the edit back.
+   * Other failures of theirs (a definition that no longer compiled before) are not this edit's doing.
+   */
+  private async referrersStillCompile(tx: SegmentTx, workspaceId: WorkspaceId, id: string): Promise<void> {
+    for (const referrer of await this.segments.referrersOf(tx, workspaceId, id)) {
+      try {
+        await this.audience.compile(workspaceId, parseAudienceDefinition(referrer.definition), referrer.id, tx);
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        const code = error.code as EditBreak;
+        if (!EDIT_BREAKS.includes(code)) continue;
+        throw EmailErrors.invalid(code, `Segment "${referrer.name}" uses this one and would no longer compile. ${error.message}`, 'definition');
+      }
+    }
+  }
+
+  /**
+   * Counting is not part of the write: a create or update has committed by now, so it must answer success whatever
+   * counting does. When counting fails, the record reads with the last counts it had (a new one: zero, without
+   * `counts_refreshed_at`); a stored definition that no longer compiles (a custom field it names was deleted) keeps
+   * them, and any other failure (a statement timeout, the store away) is logged and a background recount is asked for.
    */
   private async withFreshCounts(workspaceId: WorkspaceId, segment: Segment, compiled?: CompiledAudience): Promise<SegmentDto> {
     try {
       const counted = await this.counter.recount(workspaceId, segment, compiled);
       return toSegmentDto(segment, counted, counted.countedAt);
     } catch (error) {
-      if (!(error instanceof DomainError) || error.status >= 500) throw error;
+      if (!(error instanceof DomainError) || error.status >= 500) {
+        this.logger.warn(`could not count segment ${segment.id}: ${error instanceof Error ? error.message : String(error)}`);
+        this.countRequests.request(workspaceId, [segment.id]);
+      }
       return toSegmentDto(segment, cachedCounts(segment), segment.counts_refreshed_at);
     }
   }

@@ -37,8 +37,8 @@ export class CustomFieldRepository {
     });
   }
 
-  find(workspaceId: WorkspaceId, id: string): Promise<CustomField | null> {
-    return this.prisma.customField.findFirst({ where: { workspace_id: workspaceId, id } });
+  find(workspaceId: WorkspaceId, id: string, db: Prisma.TransactionClient = this.prisma): Promise<CustomField | null> {
+    return db.customField.findFirst({ where: { workspace_id: workspaceId, id } });
   }
 
   /**
@@ -59,19 +59,24 @@ export class CustomFieldRepository {
   /**
    * The updated field; null when the workspace has no such field (or it was deleted meanwhile); `in_use` when the type
    * would change while subscribers hold values. Under the field's row lock, which subscriber writes wait for (see
-   * definitions), so no value of the old type lands between the check and the change.
+   * definitions), so no value of the old type lands between the check and the change. Inside `db` when given (a
+   * type change runs in the transaction holding the workspace's segment lock, see CustomFieldService.update).
    */
-  update(workspaceId: WorkspaceId, id: string, data: { label?: string; type?: CustomFieldType; options?: string[] }): Promise<CustomField | 'in_use' | null> {
+  update(
+    workspaceId: WorkspaceId,
+    id: string,
+    data: { label?: string; type?: CustomFieldType; options?: string[] },
+    db?: Prisma.TransactionClient,
+  ): Promise<CustomField | 'in_use' | null> {
     const key = data.label === undefined ? {} : { label_key: labelKey(data.label) };
-    return this.prisma
-      .$transaction(async (tx) => {
-        const [locked] = await tx.$queryRaw<Array<{ type: CustomFieldTypeName }>>`
-          SELECT type::text AS type FROM custom_fields WHERE workspace_id = ${workspaceId} AND id = ${id} FOR UPDATE`;
-        if (!locked) return null;
-        if (data.type !== undefined && toApiType(data.type) !== locked.type && (await this.inUse(workspaceId, id, tx))) return 'in_use';
-        return tx.customField.update({ where: { id, workspace_id: workspaceId }, data: { ...data, ...key } });
-      })
-      .catch((error: unknown) => (isRecordGone(error) ? null : labelTakenOn(error)));
+    const work = async (tx: Prisma.TransactionClient) => {
+      const [locked] = await tx.$queryRaw<Array<{ type: CustomFieldTypeName }>>`
+        SELECT type::text AS type FROM custom_fields WHERE workspace_id = ${workspaceId} AND id = ${id} FOR UPDATE`;
+      if (!locked) return null;
+      if (data.type !== undefined && toApiType(data.type) !== locked.type && (await this.inUse(workspaceId, id, tx))) return 'in_use';
+      return tx.customField.update({ where: { id, workspace_id: workspaceId }, data: { ...data, ...key } });
+    };
+    return (db ? work(db) : this.prisma.$transaction(work)).catch((error: unknown) => (isRecordGone(error) ? null : labelTakenOn(error)));
   }
 
   /** Whether any subscriber holds a value for this field (a type change would invalidate it). */

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { CustomField } from '@email/data-access';
+import { CustomField, Prisma } from '@email/data-access';
 import { IdGenerator, WorkspaceId } from '@shared/core';
 import { CursorCodec, Page, keysetList } from '@shared/pagination';
 import { EmailErrors } from '@email/contracts';
-import { AudienceReferences, describeUses, SegmentRepository } from '@email/audience-engine';
+import { AudienceReferences, AudienceUse, describeUses, SegmentRepository } from '@email/audience-engine';
 import { CustomFieldDto, CustomFieldUpdateRequestDto, CustomFieldUpsertRequestDto } from './custom-field.dto';
 import { CustomFieldRepository } from './custom-field.repository';
 import { CHOICE_TYPES, CustomFieldTypeName, toApiType, toDbType } from './custom-field-types';
@@ -57,7 +57,21 @@ export class CustomFieldService {
     const type = input.type ?? toApiType(current.type);
     const options = checkedOptions(type, input.settings?.options ?? current.options);
     const label = input.label === undefined ? undefined : checkedLabel(input.label);
-    const field = await this.repository.update(workspaceId, id, { label, type: toDbType(type), options });
+    // The type is written only when sent, so a label or options change cannot undo a type change made meanwhile.
+    const data = { label, type: input.type === undefined ? undefined : toDbType(type), options };
+    const write = (tx?: Prisma.TransactionClient) => this.repository.update(workspaceId, id, data, tx);
+    // A segment or broadcast condition on the field was written for its type (operators, values): changing the type
+    // would break it, so like a delete it is refused while one names the field. Every write that names a type runs
+    // under the workspace's segment lock, so neither a segment nor another type change can slip in between.
+    const field =
+      input.type === undefined
+        ? await write()
+        : await this.segments.locked(workspaceId, async (tx) => {
+            const stored = await this.repository.find(workspaceId, id, tx);
+            const uses = stored && toApiType(stored.type) !== type ? await this.references.referencing(tx, workspaceId, { customFieldId: id }) : [];
+            if (uses.length) throw fieldInUse(uses, 'its type cannot change', { field: 'type' });
+            return write(tx);
+          });
     if (field === 'in_use') {
       throw EmailErrors.fail('custom_field_in_use', 'Subscribers hold values for this field; its type cannot change.', { details: { field: 'type' } });
     }
@@ -72,15 +86,7 @@ export class CustomFieldService {
   async delete(workspaceId: WorkspaceId, id: string): Promise<void> {
     const deleted = await this.segments.locked(workspaceId, async (tx) => {
       const uses = await this.references.referencing(tx, workspaceId, { customFieldId: id });
-      if (uses.length) {
-        throw EmailErrors.fail(
-          'custom_field_in_use',
-          `This field is used by a condition of ${describeUses(uses)}; change ${uses.length === 1 ? 'it' : 'them'} first.`,
-          {
-            extra: { used_by: uses },
-          },
-        );
-      }
+      if (uses.length) throw fieldInUse(uses, 'it cannot be deleted');
       return this.repository.delete(workspaceId, id, tx);
     });
     if (!deleted) throw EmailErrors.notFound('custom_field', id);
@@ -98,6 +104,15 @@ export class CustomFieldService {
     if (!field) throw EmailErrors.notFound('custom_field', id);
     return field;
   }
+}
+
+/** 409 custom_field_in_use naming the segments and broadcasts whose conditions use the field. */
+function fieldInUse(uses: AudienceUse[], consequence: string, details?: { field: string }) {
+  const them = uses.length === 1 ? 'it' : 'them';
+  return EmailErrors.fail('custom_field_in_use', `This field is used by a condition of ${describeUses(uses)}, so ${consequence}; change ${them} first.`, {
+    details,
+    extra: { used_by: uses },
+  });
 }
 
 function checkedOptions(type: CustomFieldTypeName, options: string[]): string[] {
