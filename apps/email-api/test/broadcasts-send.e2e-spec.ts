@@ -1,7 +1,7 @@
 /**
  * Sending broadcasts over HTTP: test sends through a real SMTP sink, the preflight with every blocking code and its
- * proof (stale → 409, expired → still sent), the send (202, run, outbox event, preparation job), progress, delivery
- * errors and cancel with its four codes. No send worker runs here: where a test needs a run to have moved on, it
+ * proof (stale → 409; expired, foreign or garbled → checked again and sent), the send (202, run, outbox event,
+ * preparation job), progress, delivery errors and cancel with its four codes. No send worker runs here: where a test needs a run to have moved on, it
  * writes the run as the worker would.
  */
 import { getQueueToken } from '@nestjs/bullmq';
@@ -410,18 +410,30 @@ describe('email-api: sending broadcasts', () => {
       await h.as().delete(`/v1/subscribers/${late}`).expect(204);
     });
 
-    it('refuses a proof that is not one of ours or belongs to another broadcast', async () => {
-      const created = await create();
+    it("treats a proof that is not this broadcast's (another broadcast's or workspace's, or not ours) as none: the checks run, the run starts", async () => {
+      const secret = h.app.get<AppConfig>(APP_CONFIG).cursorSecret;
       const other = await create();
       const { send_proof } = await preflight(other.id);
-      for (const proof of [send_proof, 'bp1.forged.proof', '', send_proof.slice(0, -2)]) {
-        const refused = await send(created.id, { preflight_proof: proof }).expect(400);
-        expect(refused.body.error).toMatchObject({ code: 'invalid_send_proof', details: { field: 'preflight_proof' } });
+      const foreignWorkspace = (id: string) =>
+        new SendProofs(secret).issue(
+          { workspaceId: 'wsp_other', broadcastId: id, contentVersion: 1, audienceHash: audienceHash(null), connectionId: SINK, recipients: 1 },
+          new Date(),
+        ).proof;
+      for (const proof of [send_proof, foreignWorkspace, 'bp1.forged.proof', '', send_proof.slice(0, -2)]) {
+        const created = await create();
+        const response = await send(created.id, { preflight_proof: typeof proof === 'string' ? proof : proof(created.id) }).expect(202);
+        // The checks ran: the run starts from the exact count, not the foreign proof's.
+        expect(await latestRun(created.id)).toMatchObject({ id: response.body.data.run_id, selected: ACTIVE });
       }
+      // Since the checks run, another broadcast's passing proof does not let a blocked one through.
+      const nobody = await create({ audience_definition: byCountry('JP') });
+      const blocked = await send(nobody.id, { preflight_proof: send_proof }).expect(409);
+      expect(blocked.body.error.code).toBe('broadcast_no_recipients');
       // The body is validated like any other: a proof that is not a string is refused before anything is read.
+      const created = await create();
       const notString = await send(created.id, { preflight_proof: 42 }).expect(400);
       expect(notString.body.error).toMatchObject({ code: 'validation_failed', details: { field: 'preflight_proof' } });
-      expect(await prisma.broadcastRun.count({ where: { broadcast_id: created.id } })).toBe(0);
+      expect(await prisma.broadcastRun.count({ where: { broadcast_id: { in: [created.id, nobody.id] } } })).toBe(0);
       await send('brd_missing').expect(404);
     });
   });

@@ -43,10 +43,6 @@ export const EMAIL_ERROR_CODES = defineErrorCodes({
   },
   unknown_subscriber: { type: 'invalid_request', description: '`subscriber_id` does not name a subscriber of the workspace.' },
   scheduled_at_not_in_future: { type: 'invalid_request', description: '`scheduled_at` is not later than the server clock.' },
-  invalid_send_proof: {
-    type: 'invalid_request',
-    description: "`preflight_proof` is not a `send_proof` this server issued for this broadcast (altered, truncated or another broadcast's).",
-  },
   unknown_custom_field: { type: 'invalid_request', description: 'A key of `custom_fields` is not a custom field of the workspace.' },
   invalid_custom_field_value: { type: 'invalid_request', description: "A custom field value does not fit the field's type or options." },
   consent_evidence_required: { type: 'invalid_request', description: 'Setting a subscriber who is not Active back to Active needs `consent_evidence`.' },
@@ -62,7 +58,13 @@ export const EMAIL_ERROR_CODES = defineErrorCodes({
   },
   segment_nesting_too_deep: {
     type: 'invalid_request',
-    description: "Segments nest more than five levels deep through segment conditions; the envelope's `condition_id` names the condition.",
+    description:
+      "Segments nest more than five levels deep through segment conditions; the envelope's `condition_id` names the condition, or `details.field` the definition when a segment update would make a segment that uses it nest too deep.",
+  },
+  audience_definition_too_large: {
+    type: 'invalid_request',
+    description:
+      "An audience definition has more than 1,000 conditions once the segments its segment conditions reach are expanded (each reference counts its segment's conditions again); the envelope's `condition_id` names the condition whose segments cross the bound, or `details.field` the definition when a segment update would push a segment that uses it over.",
   },
   invalid_import_mapping: {
     type: 'invalid_request',
@@ -92,7 +94,7 @@ export const EMAIL_ERROR_CODES = defineErrorCodes({
   custom_field_in_use: {
     type: 'conflict',
     description:
-      "Subscribers hold values for the field, so its type cannot change; or a segment or a broadcast that may still send has a condition on it, so it cannot be deleted (the envelope's `used_by` lists them).",
+      "Subscribers hold values for the field, or a segment or a broadcast that may still send has a condition on it (the envelope's `used_by` lists them), so its type cannot change; and in the second case it cannot be deleted.",
   },
   segment_name_taken: { type: 'conflict', description: 'Another segment of the workspace has this name (compared without case).' },
   segment_in_use: {

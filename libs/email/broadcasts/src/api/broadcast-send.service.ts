@@ -101,7 +101,8 @@ export class BroadcastSendService {
 
   /**
    * Starts the send. A proof from a preflight of an earlier version (content, audience definition or connection changed
-   * since) is a 409: run the preflight again. A fresh proof skips the checks; an expired one, or none, runs them here.
+   * since) is a 409: run the preflight again. A fresh proof skips the checks; an expired one, none, or one that is not
+   * this broadcast's (another broadcast's or workspace's, or not ours at all) runs them here, as the contract reads.
    */
   async send(workspaceId: WorkspaceId, id: string, preflightProof?: string): Promise<BroadcastSendResultDto> {
     const broadcast = await this.broadcasts.find(workspaceId, id);
@@ -114,13 +115,6 @@ export class BroadcastSendService {
         connectionId: broadcast.connection_id ?? '',
       };
       const read = this.proofs.read(preflightProof, workspaceId, id, now, this.clock.now());
-      if (read.kind === 'invalid') {
-        throw EmailErrors.invalid(
-          'invalid_send_proof',
-          'preflight_proof is not a send_proof of this broadcast; pass it unchanged, or leave it out.',
-          'preflight_proof',
-        );
-      }
       if (read.kind === 'stale') {
         throw EmailErrors.fail(
           'broadcast_changed_since_preflight',

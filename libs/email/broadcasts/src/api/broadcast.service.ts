@@ -6,11 +6,12 @@ import { connectionsGuideUrl, DeliveryConnectionRepository, DeliveryConnectionSt
 import { Outbox } from '@email/events';
 import { APP_CONFIG, AppConfig } from '@shared/config';
 import { Clock, IdGenerator, WorkspaceId } from '@shared/core';
-import { CursorCodec, keysetList, Page } from '@shared/pagination';
+import { CursorCodec, KeysetPage, keysetList, Page } from '@shared/pagination';
 import { BroadcastMessages } from '../core/broadcast-messages';
 import { BroadcastRecipients } from '../core/broadcast-recipients';
 import { BroadcastDto, BroadcastSummaryDto, BroadcastUpdateRequestDto, BroadcastUpsertRequestDto } from './broadcast.dto';
 import { recordStateChange } from './broadcast-events';
+import { BroadcastEngagement } from './broadcast-engagement';
 import { toBroadcastDto, toBroadcastSummary } from './broadcast-mapping';
 import { BroadcastContent, BroadcastRepository } from './broadcast.repository';
 
@@ -41,6 +42,7 @@ export class BroadcastService {
     private readonly connectionState: DeliveryConnectionStateService,
     private readonly recipients: BroadcastRecipients,
     private readonly messages: BroadcastMessages,
+    private readonly engagement: BroadcastEngagement,
     private readonly outbox: Outbox,
     private readonly ids: IdGenerator,
     private readonly cursors: CursorCodec,
@@ -50,7 +52,8 @@ export class BroadcastService {
 
   list(workspaceId: WorkspaceId, query: { limit?: string; starting_after?: string; search?: string }): Promise<Page<BroadcastSummaryDto>> {
     const search = query.search?.trim() || undefined;
-    return keysetList(this.cursors, `${workspaceId}:broadcasts`, query, (page) => this.broadcasts.list(workspaceId, page, search), toBroadcastSummary);
+    const fetch = async (page: KeysetPage) => this.engagement.withCounts(await this.broadcasts.list(workspaceId, page, search));
+    return keysetList(this.cursors, `${workspaceId}:broadcasts`, query, fetch, toBroadcastSummary);
   }
 
   async get(workspaceId: WorkspaceId, id: string): Promise<BroadcastDto> {
@@ -137,10 +140,13 @@ export class BroadcastService {
     return broadcast;
   }
 
-  /** The record with its connection's sender. */
+  /** The record with its connection's sender and its engagement counts. */
   async present(workspaceId: WorkspaceId, broadcast: Broadcast): Promise<BroadcastDto> {
-    const connection = broadcast.connection_id ? await this.connections.find(workspaceId, broadcast.connection_id) : null;
-    return toBroadcastDto(broadcast, connection);
+    const [connection, [counted]] = await Promise.all([
+      broadcast.connection_id ? this.connections.find(workspaceId, broadcast.connection_id) : null,
+      this.engagement.withCounts([broadcast]),
+    ]);
+    return toBroadcastDto(counted, connection);
   }
 
   private async requireSendingSetup(workspaceId: WorkspaceId): Promise<void> {

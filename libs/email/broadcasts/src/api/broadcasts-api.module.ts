@@ -13,6 +13,7 @@ import { BroadcastRunStarter } from '../core/broadcast-run-starter';
 import { ConnectionLimiter } from '../core/connection-limiter';
 import { BroadcastPreflightChecks } from '../core/preflight';
 import { PreflightSources } from '../core/preflight.repository';
+import { BroadcastEngagement } from './broadcast-engagement';
 import { BroadcastRepository } from './broadcast.repository';
 import { BroadcastSendService } from './broadcast-send.service';
 import { BroadcastService } from './broadcast.service';
@@ -30,6 +31,7 @@ import { BroadcastService } from './broadcast.service';
   providers: [
     cursorCodecProvider,
     BroadcastRepository,
+    BroadcastEngagement,
     BroadcastRecipients,
     BroadcastRunStarter,
     BroadcastMessages,

@@ -55,8 +55,9 @@ export class SendProofs {
   }
 
   /**
-   * What a proof says about this broadcast now: `invalid` when it is not ours or names another workspace or broadcast;
-   * `stale` when the broadcast changed since (checked before expiry: a stale proof is never sent on); `expired`; `valid`.
+   * What a proof says about this broadcast now: `invalid` when it is not ours or names another workspace or broadcast
+   * (a send treats it as no proof); `stale` when the broadcast changed since (checked before expiry: a stale proof is
+   * never sent on); `expired`; `valid`.
    */
   read(proof: unknown, workspaceId: string, broadcastId: string, now: ProofSubject, at: Date): ReadProof {
     const fields = this.fields.verify(proof, [7]);
