@@ -6,6 +6,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { APP_CONFIG, AppConfig } from '@shared/config';
 import { McpTestClients } from '@shared/testing';
 import { ApiDescription, MCP_OPERATIONS } from '@email/platform';
+import { document, saveConnection, smtpConnection } from './broadcasts-fixtures';
 import { emailApi, EmailApiHarness } from './helpers';
 
 interface Structured {
@@ -123,8 +124,26 @@ describe('email-api: MCP endpoint (real MCP client over streamable HTTP)', () =>
     expect(invalid.content.error).toMatchObject({ category: 'validation', status: 400 });
     const unplaced = await call(client, 'workspace_get', { colour: 'red' });
     expect(unplaced.content.error).toMatchObject({ category: 'validation', status: 400, code: 'invalid_tool_arguments' });
+    // A lone surrogate cannot go into the route's path (REST answers such a path 400 invalid_path).
+    const surrogate = await call(client, 'tags_get', { tag_id: '\ud800' });
+    expect(surrogate.content.error).toMatchObject({
+      category: 'validation',
+      status: 400,
+      code: 'invalid_tool_arguments',
+      message: expect.stringContaining('tag_id'),
+    });
     // The request id of the REST call is the one in the result.
     expect(missing.content.request_id).toMatch(/^req_/);
+  });
+
+  it('answers a preflight without a daily quota (sending_quota null) with a result its output schema accepts', async () => {
+    await saveConnection(h.app, h.workspaceId, smtpConnection('edc_mcp_preflight', 2525));
+    const broadcast = await h.as().post('/v1/broadcasts').send({ subject: 'Quota', body_document: document() }).expect(201);
+    const client = await connect(h.key);
+    await listTools(client);
+    const preflight = await call(client, 'broadcasts_preflight', { broadcast_id: broadcast.body.data.id });
+    expect(preflight.result.isError).toBeFalsy();
+    expect(preflight.content.response?.data).toMatchObject({ sending_quota: null });
   });
 
   it('answers a scope the key lacks as a permission error of the REST route', async () => {

@@ -179,6 +179,29 @@ describe('forms-api: spreadsheet exports on the app session and the MCP tools', 
     });
   });
 
+  it('refuses NUL and unpaired surrogates in the MCP export tools’ arguments as the REST pipe does, naming the argument', async () => {
+    const granted = await o.tokensFor('owner@example.com', 'http://127.0.0.1:9/cb', 'submissions:read', 'Exporter (bad input)');
+    const client = mcp.track(await o.mcp(granted.access_token));
+    await mcp.listTools(client);
+    const cases: Array<[string, Json, string]> = [
+      ['postline_create_submission_export', { formId: '\u0000' }, 'formId'],
+      ['postline_create_submission_export', { formId: 'frm_\ud800' }, 'formId'],
+      ['postline_create_submission_export', { formId, selectedSubmissionIds: ['\u0000'] }, 'selectedSubmissionIds[0]'],
+      ['postline_create_submission_export', { formId, filters: { search: 'a\u0000' } }, 'filters.search'],
+      ['postline_create_submission_export', { formId, idempotencyKey: '\u0000' }, 'idempotencyKey'],
+      ['postline_get_submission_export', { formId, exportId: '\u0000' }, 'exportId'],
+    ];
+    for (const [name, args, field] of cases) {
+      const result = await mcp.callChecked(client, name, args);
+      expect({ field, isError: result.isError, ...(result.structuredContent as Structured) }).toMatchObject({
+        field,
+        isError: true,
+        error: { category: 'validation', status: 400, code: 'invalid_characters', details: { details: { field } } },
+      });
+      expect(JSON.stringify(result)).not.toMatch(/prisma|invocation|\.js:/i);
+    }
+  });
+
   it('lets the signed-in owner manage payment integrations with the CSRF token (the bearer credential still works too)', async () => {
     const path = `/api/workspaces/${h.main.workspaceId}/integrations/razorpay`;
     const body = { key_id: 'rzp_test_abcdef123', key_secret: 'sk_abcdefghijklmnop1234' };
@@ -189,5 +212,12 @@ describe('forms-api: spreadsheet exports on the app session and the MCP tools', 
     expect(read).not.toContain(body.key_secret);
     await h.as().get(path).expect(200);
     expect((await fetch(`${origin}${path}`)).status).toBe(401);
+    // An OAuth token approved for forms:read only reads the connection; replacing or removing it needs forms:publish.
+    const reader = (await o.tokensFor('owner@example.com', 'http://127.0.0.1:9/cb', 'forms:read', 'Reader')).access_token;
+    await h.as(reader).get(path).expect(200);
+    const replaced = await h.as(reader).put(path).send({ key_id: 'rzp_test_attacker1', key_secret: 'attacker_secret_0123456789' }).expect(403);
+    expect(replaced.body.error).toMatchObject({ code: 'insufficient_scope', missing_scopes: ['forms:publish'], credential_type: 'oauth_access_token' });
+    await h.as(reader).delete(path).expect(403);
+    expect(await (await session('GET', path)).text()).toContain('rzp_test_abcdef123');
   });
 });

@@ -323,6 +323,9 @@ describe('forms-api: MCP endpoint (real MCP client over streamable HTTP)', () =>
     expect(fields.map((field) => field.label)).toEqual(['Your name', 'Deposit']);
     const unknown = await call(client, 'postline_get_form', { formId, colour: 'red' });
     expect(unknown.error).toMatchObject({ category: 'validation', code: 'invalid_tool_arguments', message: 'Unknown argument(s): colour.' });
+    // A lone surrogate cannot go into the route's path (REST answers such a path 400 invalid_path).
+    const surrogate = await call(client, 'postline_get_form', { formId: '\ud800' });
+    expect(surrogate.error).toMatchObject({ category: 'validation', status: 400, code: 'invalid_tool_arguments', details: { details: { field: 'formId' } } });
     await expect(client.callTool({ name: 'postline_no_such_tool', arguments: {} })).rejects.toThrow(/Unknown tool/);
   });
 

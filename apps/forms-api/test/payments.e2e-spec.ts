@@ -96,6 +96,30 @@ describe('forms-api: payments', () => {
       await api.as().get('/api/workspaces/ws_missing/integrations/razorpay').expect(404);
     });
 
+    it('need forms:read to read a connection and forms:publish to change it: any other key is 403 insufficient_scope', async () => {
+      await connectRazorpay();
+      const [responsesOnly, reader, publisher] = await Promise.all(
+        [['submissions:read'], ['forms:read'], ['forms:publish']].map((scopes) => api.keyWith(api.main.ownerId, scopes)),
+      );
+      const refused = await api.as(responsesOnly).get(integration('razorpay')).expect(403);
+      expect(refused.body.error).toMatchObject({
+        type: 'permission_error',
+        code: 'insufficient_scope',
+        required_scopes: ['forms:read'],
+        missing_scopes: ['forms:read'],
+      });
+      await api.as(reader).get(integration('razorpay')).expect(200);
+      const replaced = { key_id: 'rzp_test_attacker1', key_secret: 'attacker_secret_0123456789' };
+      for (const key of [responsesOnly, reader]) {
+        for (const attempt of [api.as(key).put(integration('razorpay')).send(replaced), api.as(key).delete(integration('razorpay'))]) {
+          const { body } = await attempt.expect(403);
+          expect(body.error).toMatchObject({ code: 'insufficient_scope', required_scopes: ['forms:publish'], missing_scopes: ['forms:publish'] });
+        }
+      }
+      expect((await api.as(reader).get(integration('razorpay')).expect(200)).body.data.key_id).toBe(FAKE_RAZORPAY_KEY.keyId);
+      await api.as(publisher).put(integration('razorpay')).send({ key_id: FAKE_RAZORPAY_KEY.keyId }).expect(200);
+    });
+
     it('deletes a connection', async () => {
       await connectStripe();
       await api.as().delete(integration('stripe')).expect(200);

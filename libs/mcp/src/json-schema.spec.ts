@@ -1,3 +1,4 @@
+import Ajv from 'ajv';
 import { SchemaConverter } from './json-schema';
 
 describe('SchemaConverter', () => {
@@ -26,6 +27,15 @@ describe('SchemaConverter', () => {
       anyOf: [{ $ref: '#/$defs/Loop' }, { type: 'null' }],
       $defs: { Loop: { type: 'object', properties: { self: { $ref: '#/$defs/Loop' } } } },
     });
+  });
+
+  it('makes a typed schema with a combinator nullable by a null alternative, so null validates (the preflight sending_quota)', () => {
+    const refs = new Set<string>();
+    const source = { type: 'object', nullable: true, allOf: [{ $ref: '#/components/schemas/Item' }] };
+    const schema = converter.standalone(converter.convert(source, refs), refs);
+    expect(schema).toMatchObject({ anyOf: [{ type: 'object', allOf: [{ $ref: '#/$defs/Item' }] }, { type: 'null' }] });
+    const validate = new Ajv({ strict: false }).compile(schema);
+    expect([null, { kind: 'a' }, 'a', { kind: 'c' }].map((value) => validate(value))).toEqual([true, true, false, false]);
   });
 
   it('adds null to a nullable enum once', () => {

@@ -6,6 +6,8 @@ export type SchemaObject = JsonSchema;
 const COMPONENT_REF = '#/components/schemas/';
 /** OpenAPI-only keywords with no JSON Schema meaning, dropped. */
 const DROPPED = new Set(['example', 'examples', 'nullable', 'xml', 'discriminator', 'externalDocs', 'deprecated']);
+/** Keywords whose subschemas a value must also match. */
+const COMBINED = ['$ref', 'allOf', 'anyOf', 'oneOf'];
 
 /**
  * Turns the schemas of a generated OpenAPI document (3.0, or 3.1 where there is less to do) into standalone JSON
@@ -84,7 +86,8 @@ export class SchemaConverter {
 
   private nullable(schema: JsonSchema, nullable: boolean): JsonSchema {
     if (!nullable) return schema;
-    if (typeof schema.type === 'string' && !schema.$ref) {
+    // A combinator or reference would still refuse null beside `type: [..., 'null']`: those get a null alternative.
+    if (typeof schema.type === 'string' && !COMBINED.some((key) => key in schema)) {
       const values = schema.enum as unknown[] | undefined;
       return { ...schema, type: [schema.type, 'null'], ...(values && !values.includes(null) ? { enum: [...values, null] } : {}) };
     }

@@ -31,6 +31,14 @@ describe('routeInput and toRouteRequest', () => {
     expect(() => toRouteRequest(route, { title: 'T' })).toThrow(new ToolArgumentError('formId is required.', 'formId'));
   });
 
+  it('refuses a path argument with an unpaired surrogate as that argument’s error, not a URIError', () => {
+    const { route } = routeInput(converter, 'get', '/forms/{form_id}', { parameters: [formPath] }, { names });
+    for (const formId of ['\ud800', 'frm_\udfff']) {
+      expect(() => toRouteRequest(route, { formId })).toThrow(expect.objectContaining({ constructor: ToolArgumentError, argument: 'formId' }));
+    }
+    expect(toRouteRequest(route, { formId: '\ud83d\ude00' }).url).toBe('/forms/%F0%9F%98%80');
+  });
+
   it('flattens a body that is one of several object shapes when asked, else nests it', () => {
     const operation = { parameters: [formPath], requestBody: json('Field') };
     expect(routeInput(converter, 'post', '/forms/{form_id}/fields', operation).schema.properties).toHaveProperty('body');

@@ -184,6 +184,15 @@ export class ToolArgumentError extends Error {
 
 const scalar = (value: unknown): value is string | number | boolean => ['string', 'number', 'boolean'].includes(typeof value);
 
+/** `value` percent-encoded for a path; text with an unpaired surrogate, which no URL can carry, is the argument's error. */
+function pathSegment(value: string, argument: string): string {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    throw new ToolArgumentError(`${argument} contains an unpaired surrogate, which a path cannot carry.`, argument);
+  }
+}
+
 /** The REST request of a tool call (see ToolRoute for the mapping); throws ToolArgumentError for arguments it cannot place. */
 export function toRouteRequest(route: ToolRoute, args: Record<string, unknown>): RouteRequest {
   const used = new Set<string>();
@@ -196,8 +205,9 @@ export function toRouteRequest(route: ToolRoute, args: Record<string, unknown>):
   let path = route.path;
   for (const name of route.pathParams) {
     const value = take(name);
-    if (!scalar(value) || value === '') throw new ToolArgumentError(`${route.names[name] ?? name} is required.`, route.names[name] ?? name);
-    path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
+    const argument = route.names[name] ?? name;
+    if (!scalar(value) || value === '') throw new ToolArgumentError(`${argument} is required.`, argument);
+    path = path.replace(`{${name}}`, pathSegment(String(value), argument));
   }
   const query = new URLSearchParams();
   for (const name of route.queryParams) {

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, Param, Put, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { Public } from '@shared/auth';
+import { Public, RequireScopes, ScopeGuard } from '@shared/auth';
 import { RateLimitGuard } from '@shared/rate-limit';
 import type { FormsWorkspaceContext } from '@forms/forms';
 import { AlsoBearer, AppSessionGuard } from '@forms/oauth';
@@ -10,12 +10,14 @@ import { AdminWorkspace, PaymentIntegrations, PaymentsService, WorkspaceAdminGua
  * A workspace's payment-provider connections (app-session endpoints in the spec, outside the API-key schema pack).
  * The signed-in session (CSRF token in X-CSRF-Token on PUT and DELETE) or the forms bearer credential of a workspace
  * owner: WorkspaceAdminGuard is the one place that decides who is a workspace admin, whichever credential brought the
- * principal. The rate limit counts here, once the credential is known.
+ * principal. The global scope and rate-limit guards ran before the credential was known, so both run here again: a
+ * bearer credential needs `forms:read` to read the connection and `forms:publish` to change it (it changes what live
+ * forms collect, see docs/decisions.md); the session holds every scope.
  */
 @ApiExcludeController()
 @Public()
 @AlsoBearer()
-@UseGuards(AppSessionGuard, RateLimitGuard, WorkspaceAdminGuard)
+@UseGuards(AppSessionGuard, ScopeGuard, RateLimitGuard, WorkspaceAdminGuard)
 @Controller('api/workspaces/:workspace_id/integrations/:provider')
 export class PaymentIntegrationsController {
   constructor(
@@ -24,16 +26,19 @@ export class PaymentIntegrationsController {
   ) {}
 
   @Put()
+  @RequireScopes('forms:publish')
   async put(@AdminWorkspace() workspace: FormsWorkspaceContext, @Param('provider') provider: string, @Body() body: unknown) {
     return { data: await this.integrations.put(workspace.workspaceId, this.payments.providerNamed(provider), body) };
   }
 
   @Get()
+  @RequireScopes('forms:read')
   async get(@AdminWorkspace() workspace: FormsWorkspaceContext, @Param('provider') provider: string) {
     return { data: await this.integrations.get(workspace.workspaceId, this.payments.providerNamed(provider)) };
   }
 
   @Delete()
+  @RequireScopes('forms:publish')
   delete(@AdminWorkspace() workspace: FormsWorkspaceContext, @Param('provider') provider: string) {
     return this.integrations.delete(workspace.workspaceId, this.payments.providerNamed(provider));
   }

@@ -6,7 +6,9 @@ import { errorResult, routeError, successResult, TOOL_ERROR_SCHEMA } from './res
 /**
  * Spreadsheet exports, which have no /api/v1 route (they are app-session endpoints): the host runs them through the
  * same export service as the app session, as the MCP caller, with its scopes and live workspace role. Answers and
- * errors come back in the REST shapes (`{data}` or the error envelope).
+ * errors come back in the REST shapes (`{data}` or the error envelope), never as a throw: the port checks the
+ * arguments as the REST validation pipe checks a request (NUL and unpaired surrogates are 400 `invalid_characters`,
+ * naming the tool's argument) before anything reaches the database.
  */
 export interface SubmissionExportsPort {
   start(formId: string, body: Record<string, unknown>, idempotencyKey: string | undefined): Promise<RouteResponse>;
