@@ -74,7 +74,8 @@ describe('forms-api: workspace webhook endpoints, delivered by the forms dispatc
     request(api.app.getHttpServer()).post(`/api/public/forms/${publicId}/submissions`).send(answers).expect(201);
 
   beforeAll(async () => {
-    api = await formsApi({ WEBHOOKS_ALLOW_LOOPBACK: 'true' });
+    // Production's destination rules for the API (loopback added); the dispatchers started below deliver to loopback only.
+    api = await formsApi({ WEBHOOKS_ALLOW_LOOPBACK: 'true', ALLOW_NON_LOOPBACK_HOSTS: 'true' });
     tls = await receiver({ tls: true });
     await startDispatcher();
   });

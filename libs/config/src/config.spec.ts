@@ -87,15 +87,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ACCESS_LOG_LEVEL: 'off' })).toThrow('ACCESS_LOG_LEVEL must be one of info, debug');
   });
 
-  it('keeps delivery providers on loopback except in production, unless DELIVERY_ALLOW_NON_LOOPBACK_HOSTS says otherwise', () => {
+  it('keeps outbound connections on loopback except in production, unless ALLOW_NON_LOOPBACK_HOSTS says otherwise', () => {
     const production = { NODE_ENV: 'production', CURSOR_SECRET: 'c'.repeat(32), ENCRYPTION_KEY: 'e'.repeat(32) };
-    expect(loadConfig({}).deliveryAllowNonLoopbackHosts).toBe(false);
-    expect(loadConfig({ NODE_ENV: 'test' }).deliveryAllowNonLoopbackHosts).toBe(false);
-    expect(loadConfig(production).deliveryAllowNonLoopbackHosts).toBe(true);
-    expect(loadConfig({ ...production, DELIVERY_ALLOW_NON_LOOPBACK_HOSTS: 'false' }).deliveryAllowNonLoopbackHosts).toBe(false);
-    expect(loadConfig({ DELIVERY_ALLOW_NON_LOOPBACK_HOSTS: 'true' }).deliveryAllowNonLoopbackHosts).toBe(true);
-    expect(loadConfig({ DELIVERY_ALLOW_NON_LOOPBACK_HOSTS: '1' }).deliveryAllowNonLoopbackHosts).toBe(true);
-    expect(() => loadConfig({ DELIVERY_ALLOW_NON_LOOPBACK_HOSTS: 'yes' })).toThrow('DELIVERY_ALLOW_NON_LOOPBACK_HOSTS must be true or false');
+    expect(loadConfig({}).allowNonLoopbackHosts).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'test' }).allowNonLoopbackHosts).toBe(false);
+    expect(loadConfig(production).allowNonLoopbackHosts).toBe(true);
+    expect(loadConfig({ ...production, ALLOW_NON_LOOPBACK_HOSTS: 'false' }).allowNonLoopbackHosts).toBe(false);
+    expect(loadConfig({ ALLOW_NON_LOOPBACK_HOSTS: 'true' }).allowNonLoopbackHosts).toBe(true);
+    expect(loadConfig({ ALLOW_NON_LOOPBACK_HOSTS: '1' }).allowNonLoopbackHosts).toBe(true);
+    expect(() => loadConfig({ ALLOW_NON_LOOPBACK_HOSTS: 'yes' })).toThrow('ALLOW_NON_LOOPBACK_HOSTS must be true or false');
   });
 
   it('reads a base URL override per hosted delivery provider, and the provider request timeout', () => {
@@ -109,10 +109,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DELIVERY_PROVIDER_TIMEOUT_MS: '10' })).toThrow('DELIVERY_PROVIDER_TIMEOUT_MS must be an integer between 100 and 120000');
   });
 
-  it('keeps webhook destinations off loopback unless WEBHOOKS_ALLOW_LOOPBACK says so, and never in production', () => {
+  it('lets webhook destinations be loopback in development or when WEBHOOKS_ALLOW_LOOPBACK says so, never in production', () => {
     const production = { NODE_ENV: 'production', CURSOR_SECRET: 'c'.repeat(32), ENCRYPTION_KEY: 'e'.repeat(32) };
-    expect(loadConfig({}).webhooks).toMatchObject({ allowLoopback: false, timeoutMs: 10_000, retryUnitMs: 60_000 });
-    expect(loadConfig({ WEBHOOKS_ALLOW_LOOPBACK: 'true' }).webhooks.allowLoopback).toBe(true);
+    expect(loadConfig({}).webhooks).toMatchObject({ allowLoopback: true, timeoutMs: 10_000, retryUnitMs: 60_000 });
+    expect(loadConfig({ NODE_ENV: 'test' }).webhooks.allowLoopback).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'test', WEBHOOKS_ALLOW_LOOPBACK: 'true' }).webhooks.allowLoopback).toBe(true);
+    expect(loadConfig({ WEBHOOKS_ALLOW_LOOPBACK: 'false' }).webhooks.allowLoopback).toBe(false);
     expect(loadConfig(production).webhooks.allowLoopback).toBe(false);
     expect(() => loadConfig({ ...production, WEBHOOKS_ALLOW_LOOPBACK: 'true' })).toThrow('WEBHOOKS_ALLOW_LOOPBACK must not be on in production');
   });

@@ -83,10 +83,11 @@ export interface AppConfig {
   /** Months of email engagement events kept (whole monthly partitions; the email jobs worker drops older ones daily). */
   engagementRetentionMonths: number;
   /**
-   * Whether delivery providers may reach hosts other than loopback (an SMTP host, a provider API). Off except in
-   * production, so tests and a default development setup can only ever talk to local servers and fakes.
+   * Whether the services may connect to hosts other than loopback: delivery providers (an SMTP host, a provider API),
+   * webhook destinations, payment providers' APIs and Amazon SNS. Off except in production, so tests and a default
+   * development setup can only ever talk to local servers and fakes.
    */
-  deliveryAllowNonLoopbackHosts: boolean;
+  allowNonLoopbackHosts: boolean;
   /** Per hosted provider, an API base URL replacing its public one (local fakes in tests). */
   deliveryProviderBaseUrls: Partial<Record<DeliveryProviderWithBaseUrl, string>>;
   /** Bounds each provider request's connect-and-send, then, separately, the wait for its answer. */
@@ -111,7 +112,7 @@ export interface PaymentSettings {
 }
 
 export interface WebhookSettings {
-  /** Lets webhook destinations be loopback addresses (tests, local development); refused in production. */
+  /** Lets webhook destinations be loopback addresses: on in development, off by default in tests, refused in production. */
   allowLoopback: boolean;
   /** Bounds one delivery attempt: connect, send and the answer. */
   timeoutMs: number;
@@ -359,7 +360,7 @@ export function loadConfig(env: Env = process.env, defaults: { port?: number; he
     },
     // At least 4, so the 90-day engagement windows always find their events.
     engagementRetentionMonths: int('ENGAGEMENT_RETENTION_MONTHS', 25, 4, 1200),
-    deliveryAllowNonLoopbackHosts: bool('DELIVERY_ALLOW_NON_LOOPBACK_HOSTS', nodeEnv === 'production'),
+    allowNonLoopbackHosts: bool('ALLOW_NON_LOOPBACK_HOSTS', nodeEnv === 'production'),
     deliveryProviderBaseUrls: {},
     deliveryProviderTimeoutMs: int('DELIVERY_PROVIDER_TIMEOUT_MS', 15_000, 100, 120_000),
     broadcastSend: {
@@ -379,7 +380,7 @@ export function loadConfig(env: Env = process.env, defaults: { port?: number; he
       timeoutMs: int('PAYMENTS_PROVIDER_TIMEOUT_MS', 15_000, 100, 120_000),
     },
     webhooks: {
-      allowLoopback: bool('WEBHOOKS_ALLOW_LOOPBACK', false),
+      allowLoopback: bool('WEBHOOKS_ALLOW_LOOPBACK', nodeEnv === 'development'),
       timeoutMs: int('WEBHOOKS_TIMEOUT_MS', 10_000, 100, 60_000),
       retryUnitMs: int('WEBHOOKS_RETRY_UNIT_MS', 60_000, 1, 3_600_000),
       disableAfterMs: int('WEBHOOKS_DISABLE_AFTER_MS', 5 * 86_400_000, 1, 90 * 86_400_000),

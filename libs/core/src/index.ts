@@ -2,3 +2,4 @@ export * from './ids';
 export * from './tenancy';
 export * from './html-escape';
 export * from './spreadsheet-cell';
+export * from './loopback';

@@ -1,7 +1,9 @@
 import { addressRange, checkWebhookUrl, DestinationRefused, resolveDestination } from './destination';
 
-const strict = { allowLoopback: false };
-const loose = { allowLoopback: true };
+// Production's rules, and a development or test setup's with loopback receivers allowed.
+const strict = { allowLoopback: false, allowPublic: true };
+const loose = { allowLoopback: true, allowPublic: true };
+const loopbackOnly = { allowLoopback: true, allowPublic: false };
 
 describe('webhook destinations', () => {
   it.each([
@@ -70,5 +72,18 @@ describe('webhook destinations', () => {
     await expect(resolveDestination(url, strict, answers(['::ffff:169.254.169.254']))).rejects.toThrow('link-local');
     await expect(resolveDestination(url, strict, answers([]))).rejects.toThrow('has no address');
     await expect(resolveDestination(new URL('https://localhost:1/'), strict)).rejects.toThrow('loopback');
+  });
+
+  it('outside production connects to nothing but loopback, and refuses a name before looking it up', async () => {
+    for (const url of ['https://8.8.8.8/hook', 'https://[2606:4700::1]/hook', 'https://example.com/hook', 'https://hooks.example.com/x']) {
+      expect(() => checkWebhookUrl(url, loopbackOnly)).toThrow('only to loopback addresses');
+    }
+    expect(checkWebhookUrl('http://127.0.0.1:3000/hook', loopbackOnly).port).toBe('3000');
+    expect(checkWebhookUrl('http://localhost:3000/hook', loopbackOnly).hostname).toBe('localhost');
+    const lookups: string[] = [];
+    const resolve = async (host: string) => (lookups.push(host), ['93.184.216.34']);
+    await expect(resolveDestination(new URL('https://127.0.0.1/x'), loopbackOnly, resolve)).resolves.toEqual(['127.0.0.1']);
+    await expect(resolveDestination(new URL('https://localhost/x'), loopbackOnly, resolve)).rejects.toThrow('only to loopback addresses');
+    expect(lookups).toEqual(['localhost']);
   });
 });

@@ -5,7 +5,17 @@ import ipaddr from 'ipaddr.js';
 export interface DestinationRules {
   /** Loopback addresses (and plain HTTP to them) are allowed: tests and local development only. */
   allowLoopback: boolean;
+  /** Public addresses are allowed (config `ALLOW_NON_LOOPBACK_HOSTS`): off outside production, where nothing may leave the machine. */
+  allowPublic: boolean;
 }
+
+/** The rules a deployment's configuration sets. */
+export const destinationRules = (config: { allowNonLoopbackHosts: boolean; webhooks: { allowLoopback: boolean } }): DestinationRules => ({
+  allowLoopback: config.webhooks.allowLoopback,
+  allowPublic: config.allowNonLoopbackHosts,
+});
+
+const LOOPBACK_ONLY = 'This server connects only to loopback addresses (ALLOW_NON_LOOPBACK_HOSTS is off, as it is outside production).';
 
 /** Resolves a host name to every address it has (node's dns.lookup by default; tests answer their own). */
 export type HostResolver = (hostname: string) => Promise<string[]>;
@@ -24,10 +34,11 @@ export function addressRange(address: string): string {
   return ipaddr.process(address).range();
 }
 
-/** Only public unicast addresses are allowed (and loopback when the rules say so): everything else is refused. */
+/** Only public unicast addresses (when the rules allow them) and loopback (when they say so) are allowed. */
 export function checkAddress(address: string, rules: DestinationRules): void {
   const range = addressRange(address);
-  if (range === 'unicast' || (range === 'loopback' && rules.allowLoopback)) return;
+  if ((range === 'unicast' && rules.allowPublic) || (range === 'loopback' && rules.allowLoopback)) return;
+  if (range === 'unicast') throw new DestinationRefused(LOOPBACK_ONLY);
   throw new DestinationRefused(`The destination resolves to ${address}, a ${describeRange(range)} address; only public addresses are allowed.`);
 }
 
@@ -48,7 +59,8 @@ const bareHost = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
 
 /**
  * Checks what can be checked without the network: an absolute HTTPS URL without credentials whose host, when it is
- * an address, is public. With loopback allowed, plain HTTP is accepted for a loopback host.
+ * an address, is public. With loopback allowed, plain HTTP is accepted for a loopback host; with public addresses not
+ * allowed, only loopback addresses and `localhost` names are.
  */
 export function checkWebhookUrl(raw: string, rules: DestinationRules): URL {
   let url: URL;
@@ -63,9 +75,13 @@ export function checkWebhookUrl(raw: string, rules: DestinationRules): URL {
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && rules.allowLoopback && loopbackHost)) {
     throw new DestinationRefused('The URL must use https.');
   }
+  const localhostName = host === 'localhost' || host.endsWith('.localhost');
   if (isIP(host)) checkAddress(host, rules);
-  else if (!rules.allowLoopback && (host === 'localhost' || host.endsWith('.localhost'))) {
+  else if (!rules.allowLoopback && localhostName) {
     throw new DestinationRefused('The destination is a loopback host; only public addresses are allowed.');
+  } else if (!rules.allowPublic && !localhostName) {
+    // Refused before any name lookup: resolving it would itself be traffic off the machine.
+    throw new DestinationRefused(LOOPBACK_ONLY);
   }
   return url;
 }

@@ -10,7 +10,7 @@ describe('SafeWebhookClient against real loopback receivers', () => {
     return receiver;
   };
   const client = (options: Partial<ConstructorParameters<typeof SafeWebhookClient>[0]> = {}) => {
-    const made = new SafeWebhookClient({ allowLoopback: true, timeoutMs: 10_000, ...options });
+    const made = new SafeWebhookClient({ allowLoopback: true, allowPublic: true, timeoutMs: 10_000, ...options });
     clients.push(made);
     return made;
   };
@@ -37,6 +37,16 @@ describe('SafeWebhookClient against real loopback receivers', () => {
     expect((await client({ allowLoopback: false, ca: https.ca }).post(https.url(), headers, '{}')).error).toContain('loopback');
     expect(receiver.received).toHaveLength(0);
     expect(https.received).toHaveLength(0);
+  });
+
+  it('outside production refuses any host but loopback without looking it up or connecting', async () => {
+    let lookups = 0;
+    const resolve = async () => (lookups++, ['127.0.0.1']);
+    const result = await client({ allowPublic: false, resolve }).post('https://hooks.example.com/x', headers, '{}');
+    expect(result).toMatchObject({ ok: false, status: null, error: expect.stringContaining('only to loopback addresses') });
+    expect(lookups).toBe(0);
+    const receiver = await start();
+    expect((await client({ allowPublic: false }).post(receiver.url(), headers, '{}')).ok).toBe(true);
   });
 
   it('refuses a host name that resolves to a private address', async () => {

@@ -110,7 +110,7 @@ export class PaymentIntegrations {
     const secrets = this.open(row);
     const credentials: ProviderCredentials = { publicKey: row.public_key, secretKey: secrets.secret_key, webhookSecret: secrets.webhook_secret };
     return {
-      client: await createPaymentProvider(provider, credentials, this.config.payments),
+      client: await createPaymentProvider(provider, credentials, this.config.payments, this.config.allowNonLoopbackHosts),
       publicKey: row.public_key,
       hasWebhookSecret: secrets.webhook_secret !== null,
     };

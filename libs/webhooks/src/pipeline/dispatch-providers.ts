@@ -1,6 +1,7 @@
 import { Injectable, OnApplicationBootstrap, OnModuleDestroy, Provider, Type } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@shared/config';
 import { secretBoxProvider } from '@shared/secrets';
+import { destinationRules } from '../destination';
 import { SigningSecrets } from './signing-secrets';
 import { WEBHOOK_CLIENT_OPTIONS, WebhookClientOptions, WebhookDispatcher } from './webhook-dispatcher';
 import { WebhookStore } from './webhook-store';
@@ -19,7 +20,7 @@ export function webhookDispatchProviders(store: Type<WebhookStore>, secrets: Typ
       provide: WebhookDispatcher,
       inject: [store, secrets, APP_CONFIG, WEBHOOK_CLIENT_OPTIONS],
       useFactory: (rows: WebhookStore, sealed: SigningSecrets, config: AppConfig, options: WebhookClientOptions) =>
-        new WebhookDispatcher(rows, sealed, config.webhooks, options),
+        new WebhookDispatcher(rows, sealed, config.webhooks, destinationRules(config), options),
     },
   ];
 }

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { WebhookSettings } from '@shared/config';
 import { retryDelayMs } from '../retry-schedule';
+import type { DestinationRules } from '../destination';
 import { SafeWebhookClient, SafeWebhookClientOptions } from '../safe-client';
 import { WebhookSigner } from '../signing';
 import type { SigningSecrets } from './signing-secrets';
@@ -67,9 +68,10 @@ export class WebhookDispatcher {
     private readonly store: WebhookStore,
     private readonly secrets: Pick<SigningSecrets, 'open'>,
     private readonly settings: WebhookSettings,
+    rules: DestinationRules,
     clientOptions: WebhookClientOptions,
   ) {
-    this.client = new SafeWebhookClient({ allowLoopback: this.settings.allowLoopback, timeoutMs: this.settings.timeoutMs, ...clientOptions });
+    this.client = new SafeWebhookClient({ ...rules, timeoutMs: this.settings.timeoutMs, ...clientOptions });
   }
 
   start(): void {

@@ -282,6 +282,20 @@ describe('delivery feedback: Amazon SES through SNS', () => {
     expect((await postSns({ ...message, SignatureVersion: '3' })).status).toBe(401);
   });
 
+  it('fetches from SNS hosts only where the services may leave the machine', async () => {
+    const message = snsMessage({ Type: 'Notification', Message: '{}' }, 'https://sns.us-east-1.amazonaws.com/SimpleNotificationService-x.pem', sns.privateKey);
+    // Stands in for the network: the assertion is only whether a request to AWS is attempted at all.
+    const fetched = jest.spyOn(globalThis, 'fetch').mockRejectedValue(new Error('offline'));
+    try {
+      expect(await new SnsMessages({}).verify(message)).toBeNull();
+      expect(fetched).not.toHaveBeenCalled();
+      expect(await new SnsMessages({ allowSnsHosts: true }).verify(message)).toBeNull();
+      expect(fetched).toHaveBeenCalledWith(new URL('https://sns.us-east-1.amazonaws.com/SimpleNotificationService-x.pem'), expect.anything());
+    } finally {
+      fetched.mockRestore();
+    }
+  });
+
   it('without the test option, fetches nothing from a URL off an SNS host', async () => {
     const production = new SnsMessages({});
     const before = sns.certificateFetches;

@@ -1,5 +1,5 @@
 import { SmtpSink } from '@shared/testing';
-import { CustomSmtpProvider, classifySmtpReply, isLoopbackHost } from './custom-smtp.provider';
+import { CustomSmtpProvider, classifySmtpReply } from './custom-smtp.provider';
 import { outgoingMessage as message } from '../testing/outgoing-message.fixture';
 
 describe('CustomSmtpProvider against a local smtp-server', () => {
@@ -158,11 +158,6 @@ describe('CustomSmtpProvider loopback guard', () => {
       expect(() => new CustomSmtpProvider({ host, port: 25, secure_mode: 'none' })).toThrow(/non-loopback/);
     }
     expect(() => new CustomSmtpProvider({ host: 'smtp.example.com', port: 25, secure_mode: 'tls' }, { allowNonLoopbackHosts: true })).not.toThrow();
-  });
-
-  it('knows the loopback names and addresses', () => {
-    for (const host of ['localhost', 'LOCALHOST.', '127.0.0.1', '127.5.6.7', '::1', '[::1]', '::ffff:127.0.0.1']) expect(isLoopbackHost(host)).toBe(true);
-    for (const host of ['localhost.example.com', '0.0.0.0', '::', '::ffff:10.0.0.1']) expect(isLoopbackHost(host)).toBe(false);
   });
 
   it('refuses an unknown secure_mode', () => {

@@ -1,6 +1,6 @@
-import { isIP } from 'node:net';
 import { Readable } from 'node:stream';
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
+import { isLoopbackHost } from '@shared/core';
 import type { DeliveryFailureReason, DeliveryOutcome, DeliveryProvider, OutgoingMessage, VerifyResult } from './delivery-provider';
 import { composeMime } from './mime';
 import { ProviderSettingsError } from './provider-settings-error';
@@ -45,24 +45,6 @@ export interface CustomSmtpOptions {
 }
 
 export const CUSTOM_SMTP_DEFAULT_TIMEOUTS = { connectionTimeoutMs: 5_000, greetingTimeoutMs: 5_000, socketTimeoutMs: 15_000 };
-
-/** Whether `host` is a loopback name or address. */
-export function isLoopbackHost(host: string): boolean {
-  const name = host
-    .trim()
-    .toLowerCase()
-    .replace(/\.$/, '')
-    .replace(/^\[(.*)\]$/, '$1');
-  if (name === 'localhost') return true;
-  const family = isIP(name);
-  if (family === 4) return name.startsWith('127.');
-  if (family === 6) {
-    if (name === '::1' || name === '0:0:0:0:0:0:0:1') return true;
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(name);
-    return mapped !== null && mapped[1].startsWith('127.');
-  }
-  return false;
-}
 
 type SmtpError = Error & { code?: string; responseCode?: number; response?: string; command?: string; rejectedErrors?: SmtpError[] };
 

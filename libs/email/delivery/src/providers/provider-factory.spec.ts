@@ -83,7 +83,7 @@ describe('createDeliveryProvider', () => {
   it("takes the deployment's delivery settings from the configuration", () => {
     expect(
       deliveryProviderOptions({
-        deliveryAllowNonLoopbackHosts: false,
+        allowNonLoopbackHosts: false,
         deliveryProviderBaseUrls: { postmark: 'http://127.0.0.1:1' },
         deliveryProviderTimeoutMs: 900,
       }),

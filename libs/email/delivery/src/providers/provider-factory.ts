@@ -19,7 +19,7 @@ export interface DeliveryProviderSettings {
 export interface DeliveryProviderFactoryOptions {
   /** Per-provider API base URL overrides (config `DELIVERY_BASE_URL_*`); a provider without one uses its public API. */
   baseUrls?: Partial<Record<DeliveryProviderName, string>>;
-  /** Whether hosts and base URLs other than loopback are allowed (config `DELIVERY_ALLOW_NON_LOOPBACK_HOSTS`). */
+  /** Whether hosts and base URLs other than loopback are allowed (config `ALLOW_NON_LOOPBACK_HOSTS`). */
   allowNonLoopbackHosts: boolean;
   /** Bounds each request's connect-and-send, then its wait for the answer (config `DELIVERY_PROVIDER_TIMEOUT_MS`). */
   timeoutMs?: number;
@@ -29,11 +29,11 @@ export interface DeliveryProviderFactoryOptions {
 
 /** The factory options this deployment's configuration (`AppConfig`'s `delivery*` settings) sets. */
 export const deliveryProviderOptions = (config: {
-  deliveryAllowNonLoopbackHosts: boolean;
+  allowNonLoopbackHosts: boolean;
   deliveryProviderBaseUrls: Partial<Record<DeliveryProviderName, string>>;
   deliveryProviderTimeoutMs: number;
 }): DeliveryProviderFactoryOptions => ({
-  allowNonLoopbackHosts: config.deliveryAllowNonLoopbackHosts,
+  allowNonLoopbackHosts: config.allowNonLoopbackHosts,
   baseUrls: config.deliveryProviderBaseUrls,
   timeoutMs: config.deliveryProviderTimeoutMs,
 });

@@ -25,10 +25,16 @@ describe('webhook dispatch: outbox fan-out, signed delivery, retries, auto-disab
   });
 
   /** A fresh workspace and a dispatcher started on it with fast settings (the HTTPS receivers' certificate trusted). */
-  async function start(webhooks: Partial<ReturnType<typeof loadConfig>['webhooks']> = {}, ca?: string, resolve?: WebhookClientOptions['resolve']) {
+  async function start(
+    webhooks: Partial<ReturnType<typeof loadConfig>['webhooks']> = {},
+    ca?: string,
+    resolve?: WebhookClientOptions['resolve'],
+    allowNonLoopbackHosts = false,
+  ) {
     const base = loadConfig({ NODE_ENV: 'test' });
     const config = {
       emailDatabaseUrl: db.url,
+      allowNonLoopbackHosts,
       webhooks: { ...base.webhooks, allowLoopback: true, retryUnitMs: 20, pollIntervalMs: 20, timeoutMs: 2000, ...webhooks },
     };
     module = await Test.createTestingModule({ imports: [ConfigModule.forRoot({}, config), CoreModule, EmailDataAccessModule, WebhookDispatchModule] })
@@ -177,7 +183,8 @@ describe('webhook dispatch: outbox fan-out, signed delivery, retries, auto-disab
 
   it('checks the destination again at delivery time: a name resolving to loopback is refused without a connection', async () => {
     const https = await receiver({ tls: true });
-    const workspace = await start({ allowLoopback: false }, https.ca, async () => ['127.0.0.1']);
+    // Production's rules: public names allowed, loopback not.
+    const workspace = await start({ allowLoopback: false }, https.ca, async () => ['127.0.0.1'], true);
     const { id } = await subscribe(workspace, https.url('/inside', 'hooks.postline.test'), ['*']);
     await emit(workspace, 'subscriber.created');
     const row = await until('failed', async () => {
@@ -186,6 +193,19 @@ describe('webhook dispatch: outbox fan-out, signed delivery, retries, auto-disab
     });
     expect(row.last_delivery_error).toContain('127.0.0.1, a loopback address');
     expect(https.received).toHaveLength(0);
+  });
+
+  it('outside production delivers nothing to a public destination, and does not even look its name up', async () => {
+    const lookups: string[] = [];
+    const workspace = await start({}, undefined, async (host) => (lookups.push(host), ['93.184.216.34']));
+    const { id } = await subscribe(workspace, 'https://hooks.example.com/events', ['*']);
+    await emit(workspace, 'subscriber.created');
+    const row = await until('failed', async () => {
+      const current = await subscription(id);
+      return current.last_delivery_status === 'failed' && current;
+    });
+    expect(row.last_delivery_error).toContain('only to loopback addresses');
+    expect(lookups).toEqual([]);
   });
 
   it('prunes published events past the retention period once none of their deliveries is pending', async () => {

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@shared/config';
-import { checkNewDestination, DestinationRefused, DestinationRules, HostResolver, WEBHOOK_HOST_RESOLVER } from '@shared/webhooks';
+import { checkNewDestination, DestinationRefused, DestinationRules, destinationRules, HostResolver, WEBHOOK_HOST_RESOLVER } from '@shared/webhooks';
 import { EmailErrors } from '@email/contracts';
 
 /** A subscription's destination at create and update: refused as 400 `invalid_webhook_url` naming `url`. */
@@ -12,7 +12,7 @@ export class WebhookDestinationCheck {
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(WEBHOOK_HOST_RESOLVER) private readonly resolve: HostResolver,
   ) {
-    this.rules = { allowLoopback: config.webhooks.allowLoopback };
+    this.rules = destinationRules(config);
   }
 
   async check(raw: string): Promise<string> {

@@ -1,5 +1,7 @@
 import { createHmac } from 'node:crypto';
 import Stripe from 'stripe';
+import { loadConfig } from '@shared/config';
+import { createPaymentProvider } from './create-provider';
 import { PaymentProviderFailure } from './payment-provider';
 import { RazorpayProvider } from './razorpay-provider';
 import { StripeProvider } from './stripe-provider';
@@ -74,5 +76,23 @@ describe('StripeProvider', () => {
 
   it('refuses a checkout report for another intent before asking Stripe', async () => {
     await expect(provider.verifyCheckout('pi_1', { payment_intent: 'pi_2' })).rejects.toMatchObject({ kind: 'signature' });
+  });
+});
+
+describe('createPaymentProvider', () => {
+  const credentials = { publicKey: 'pk_test_1', secretKey: 'sk_test_1', webhookSecret: null };
+  const settings = loadConfig({ NODE_ENV: 'test' }).payments;
+
+  it('outside production refuses a provider API off loopback (the public defaults), before any request', async () => {
+    for (const name of ['stripe', 'razorpay'] as const) {
+      await expect(createPaymentProvider(name, credentials, settings, false)).rejects.toMatchObject({
+        code: 'payment_provider_error',
+        details: { reason: 'non_loopback_host_refused' },
+      });
+      await expect(createPaymentProvider(name, credentials, settings, true)).resolves.toBeDefined();
+    }
+    const local = { ...settings, stripeApiBaseUrl: 'http://127.0.0.1:9', razorpayApiBaseUrl: 'http://localhost:9' };
+    await expect(createPaymentProvider('stripe', credentials, local, false)).resolves.toBeInstanceOf(StripeProvider);
+    await expect(createPaymentProvider('razorpay', credentials, local, false)).resolves.toBeInstanceOf(RazorpayProvider);
   });
 });

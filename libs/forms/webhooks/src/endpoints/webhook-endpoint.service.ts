@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Principal } from '@shared/auth';
 import { APP_CONFIG, AppConfig } from '@shared/config';
 import { IdGenerator, WorkspaceId } from '@shared/core';
-import { checkNewDestination, deliveryState, DestinationRefused, HostResolver, WEBHOOK_HOST_RESOLVER } from '@shared/webhooks';
+import { checkNewDestination, deliveryState, DestinationRefused, destinationRules, HostResolver, WEBHOOK_HOST_RESOLVER } from '@shared/webhooks';
 import { FormsErrors } from '@forms/contracts';
 import type { WebhookEndpoint } from '@forms/data-access';
 import { WorkspaceContextResolver } from '@forms/forms';
@@ -138,7 +138,7 @@ export class WebhookEndpointService {
 
   private async checkUrl(url: string): Promise<string> {
     try {
-      await checkNewDestination(url, { allowLoopback: this.config.webhooks.allowLoopback }, this.resolve);
+      await checkNewDestination(url, destinationRules(this.config), this.resolve);
       return url;
     } catch (error) {
       if (error instanceof DestinationRefused) throw FormsErrors.invalid('invalid_webhook_url', error.message, 'url');

@@ -1,6 +1,6 @@
 import { createVerify, KeyObject, X509Certificate } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { isLoopbackHost } from '../../providers/custom-smtp.provider';
+import { isLoopbackHost } from '@shared/core';
 import { optionalText, type Json } from '../payload';
 
 /** An SNS message to an HTTP(S) subscriber whose signature verified. */
@@ -43,6 +43,8 @@ const MAX_CERTIFICATE_BYTES = 16 * 1024;
 const MAX_CACHED_CERTIFICATES = 32;
 
 export interface SnsOptions {
+  /** SNS hosts are trusted (config `ALLOW_NON_LOOPBACK_HOSTS`): outside production nothing is fetched from them. */
+  allowSnsHosts?: boolean;
   /** Tests only: certificate and confirmation URLs on a loopback address (http or https) are trusted too. */
   allowLoopbackUrls?: boolean;
 }
@@ -97,7 +99,7 @@ export class SnsMessages {
       return null;
     }
     if (url.username || url.password) return null;
-    if (url.protocol === 'https:' && !url.port && SNS_HOST.test(url.hostname)) return url;
+    if (this.options.allowSnsHosts && url.protocol === 'https:' && !url.port && SNS_HOST.test(url.hostname)) return url;
     if (this.options.allowLoopbackUrls && (url.protocol === 'https:' || url.protocol === 'http:') && isLoopbackHost(url.hostname)) return url;
     return null;
   }

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { isLoopbackHost } from '../custom-smtp.provider';
+import { isLoopbackHost } from '@shared/core';
 import type { DeliveryFailureReason, DeliveryOutcome, DeliveryProvider, OutgoingMessage, VerifyResult } from '../delivery-provider';
 import type { DeliveryProviderName } from '../provider-settings';
 import { ProviderSettingsError } from '../provider-settings-error';
@@ -11,7 +11,7 @@ export interface HostedProviderOptions {
   baseUrl?: string;
   /**
    * Off by default: a base URL whose host is not loopback is refused, so a test or a default configuration can never
-   * reach a real provider. Production wiring turns it on explicitly (`DELIVERY_ALLOW_NON_LOOPBACK_HOSTS`).
+   * reach a real provider. Production wiring turns it on explicitly (`ALLOW_NON_LOOPBACK_HOSTS`).
    */
   allowNonLoopbackHosts?: boolean;
   /** Bounds connecting and sending a request, then the wait for its response (default 15 s). */
