@@ -343,10 +343,11 @@ describe('forms-api: forms, drafts and revisions', () => {
       }
       const unchanged = await api.as().get(`/api/v1/forms/${id}`).expect(200);
       expect(unchanged.body.data.draft_revision).toBe(0);
-      // Just under the limit is still a draft.
-      const under = bodyOf(limit - 16 * 1024);
-      expect(JSON.stringify(under).length).toBeLessThan(limit);
-      await api.as().put(`/api/v1/forms/${id}/draft`).send(under).expect(200);
+      // The limit holds the draft as stored (with the ids minted for its 1,800 options), which can be sent back whole.
+      const under = bodyOf(limit / 2);
+      const saved = await api.as().put(`/api/v1/forms/${id}/draft`).send(under).expect(200);
+      expect(Buffer.byteLength(JSON.stringify(saved.body.draft_schema))).toBeGreaterThan(limit * 0.6);
+      await api.as().put(`/api/v1/forms/${id}/draft`).send({ draftSchema: saved.body.draft_schema, draft_revision: 1 }).expect(200);
     });
 
     it('a custom font round-trips unchanged', async () => {
@@ -391,6 +392,99 @@ describe('forms-api: forms, drafts and revisions', () => {
       const res = await api.as(editor.key).patch(`/api/v1/forms/${form.data.id}`).send({ title: 'Edited by editor' }).expect(200);
       expect(res.body.data.title).toBe('Edited by editor');
       await api.as(editor.key).post(`/api/v1/forms/${form.data.id}/publish`).send({}).expect(200);
+    });
+  });
+
+  describe('publish, draft size and nulls', () => {
+    it('publishing with a draftSchema saves the draft, so it needs forms:update too; publishing the saved draft needs forms:publish only', async () => {
+      const { body: form } = await create().expect(201);
+      const id = form.data.id;
+      const publisher = await api.keyWith(api.main.ownerId, ['forms:read', 'forms:publish']);
+      const rewrite = { draftSchema: { steps: [{ id: 'stp_new', title: 'New', fields: [{ type: 'text', label: 'Rewritten' }] }] } };
+      const refused = await api.as(publisher).post(`/api/v1/forms/${id}/publish`).send(rewrite).expect(403);
+      expect(refused.body.error).toMatchObject({
+        code: 'insufficient_scope',
+        missing_scopes: ['forms:update'],
+        required_scopes: ['forms:update', 'forms:publish'],
+      });
+      const unchanged = await api.as().get(`/api/v1/forms/${id}`).expect(200);
+      expect(unchanged.body).toMatchObject({ data: { draft_revision: 0, status: 'draft' }, published_schema: null });
+      expect(unchanged.body.draft_schema.steps.map((s: { id: string }) => s.id)).toEqual(['stp_about', 'stp_contact']);
+
+      const published = await api.as(publisher).post(`/api/v1/forms/${id}/publish`).send({ draft_revision: 0 }).expect(200);
+      expect(published.body.data).toMatchObject({ status: 'published', published_version: 1 });
+      const editor = await api.keyWith(api.main.ownerId, ['forms:read', 'forms:publish', 'forms:update']);
+      const rewritten = await api.as(editor).post(`/api/v1/forms/${id}/publish`).send(rewrite).expect(200);
+      expect(rewritten.body.published_schema.steps.map((s: { id: string }) => s.id)).toEqual(['stp_new']);
+    });
+
+    it('step and field edits cannot grow a draft past FORMS_MAX_DRAFT_BYTES: 413 draft_too_large, nothing written, and the stored draft still round-trips', async () => {
+      const limit = 256 * 1024;
+      const { body: form } = await create().expect(201);
+      const id = form.data.id;
+      // A choice field of about `options` KB of JSON: each option's label (and so its value) is about 480 characters.
+      const field = (n: number, options: number) => ({
+        type: 'single_choice',
+        label: `Question ${n}`,
+        options: Array.from({ length: options }, (_, i) => ({ label: `${n}.${i} ${'x'.repeat(480)}` })),
+      });
+      const revision = async () => (await api.as().get(`/api/v1/forms/${id}`).expect(200)).body.data.draft_revision as number;
+      // Big fields, then small ones, until one is refused: the draft ends within a small field of the limit.
+      let n = 0;
+      for (const options of [100, 10]) {
+        for (;;) {
+          const before = await revision();
+          const res = await api.as().post(`/api/v1/forms/${id}/steps/stp_about/fields`).send(field(n++, options));
+          if (res.status === 201) continue;
+          expect(res.status).toBe(413);
+          expect(res.body.error).toMatchObject({ code: 'draft_too_large', details: { field: 'draftSchema' }, max_draft_bytes: limit });
+          expect(await revision()).toBe(before);
+          break;
+        }
+      }
+      expect(n).toBeGreaterThan(4);
+      // 5,000 three-byte characters do not fit in what is left either, whichever edit adds them.
+      const before = await revision();
+      const description = '€'.repeat(5000);
+      const patched = await api.as().patch(`/api/v1/forms/${id}/fields/fld_name`).send({ description }).expect(413);
+      expect(patched.body.error.code).toBe('draft_too_large');
+      await api.as().patch(`/api/v1/forms/${id}/steps/stp_about`).send({ description }).expect(413);
+      expect(await revision()).toBe(before);
+
+      const stored = await api.as().get(`/api/v1/forms/${id}`).expect(200);
+      expect(Buffer.byteLength(JSON.stringify(stored.body.draft_schema))).toBeLessThanOrEqual(limit);
+      await api
+        .as()
+        .put(`/api/v1/forms/${id}/draft`)
+        .send({ draftSchema: stored.body.draft_schema, draft_revision: stored.body.data.draft_revision })
+        .expect(200);
+    });
+
+    it('null for an optional member is a 400 naming it, and a bare null body a 400; nothing is written', async () => {
+      const { body: form } = await create().expect(201);
+      const id = form.data.id;
+      const refusals: Array<[string, object | null, string]> = [
+        [`PATCH /api/v1/forms/${id}`, { draft_revision: null }, 'draft_revision'],
+        [`PATCH /api/v1/forms/${id}`, { force: null }, 'force'],
+        [`PATCH /api/v1/forms/${id}`, { draftSchema: null }, 'draftSchema'],
+        [`PATCH /api/v1/forms/${id}`, { title: null }, 'title'],
+        [`PATCH /api/v1/forms/${id}`, null, 'body'],
+        [`PUT /api/v1/forms/${id}/draft`, { draftSchema: twoStepDraft(), draft_revision: null }, 'draft_revision'],
+        [`PUT /api/v1/forms/${id}/draft`, null, 'body'],
+        [`POST /api/v1/forms/${id}/publish`, { draft_revision: null }, 'draft_revision'],
+        [`POST /api/v1/forms/${id}/publish`, { draftSchema: null }, 'draftSchema'],
+        [`POST /api/v1/forms/${id}/publish`, null, 'body'],
+        ['POST /api/v1/forms', null, 'body'],
+      ];
+      for (const [route, body, field] of refusals) {
+        const [method, path] = route.split(' ');
+        const agent = api.as();
+        const request = method === 'PATCH' ? agent.patch(path) : method === 'PUT' ? agent.put(path) : agent.post(path);
+        const res = await request.set('content-type', 'application/json').send(JSON.stringify(body));
+        expect([route, body, res.status, res.body.error?.code, res.body.error?.details?.field]).toEqual([route, body, 400, 'validation_failed', field]);
+      }
+      const unchanged = await api.as().get(`/api/v1/forms/${id}`).expect(200);
+      expect(unchanged.body.data).toMatchObject({ draft_revision: 0, status: 'draft' });
     });
   });
 });

@@ -127,7 +127,7 @@ describe('hosted page: paid forms through the providers’ checkouts', () => {
     await page.screenshot({ path: path.join(SCREENSHOTS, 'payment-step-razorpay.png') });
     // A required payment holds the form back until it is made.
     await page.getByRole('button', { name: 'Send my order' }).click();
-    await page.locator('#f-fld_pay-error', { hasText: 'Please complete the payment to continue.' }).waitFor();
+    await page.locator('[id="f.fld_pay.error"]', { hasText: 'Please complete the payment to continue.' }).waitFor();
     await page.getByRole('button', { name: 'Pay now' }).click();
     await page.locator('#fake-razorpay-checkout').waitFor();
     await page.screenshot({ path: path.join(SCREENSHOTS, 'payment-razorpay-checkout.png') });

@@ -64,6 +64,26 @@ it('needs every minimum at or below its maximum', () => {
   ]);
 });
 
+it('holds text minimums to the default maximum length, and whole-number fields to a range holding a whole number', () => {
+  expect(
+    problems(
+      oneStep([
+        { type: 'text', label: 'Q', required: true, minLength: 501 },
+        { type: 'number', label: 'Q', required: true, min: 0.5, max: 0.7, allowDecimals: false },
+        { type: 'text', label: 'Q', minLength: 500 },
+        { type: 'text', label: 'Q', minLength: 501, maxLength: 600 },
+        { type: 'long_text', label: 'Q', minLength: 10_000 },
+        { type: 'number', label: 'Q', min: 0.5, max: 1, allowDecimals: false },
+        { type: 'number', label: 'Q', min: 0.5, max: 0.7 },
+        { type: 'number', label: 'Q', min: 0.5, allowDecimals: false },
+      ]),
+    ),
+  ).toEqual([
+    ['steps[0].fields[0].minLength', 'invalid_range'],
+    ['steps[0].fields[1].min', 'invalid_range'],
+  ]);
+});
+
 describe('workflow', () => {
   const steps = ['stp_a', 'stp_b', 'stp_c'].map((id) => ({ id, fields: [{ id: `fld_${id}`, type: 'number', label: id }] }));
   const workflow = (w: Record<string, unknown>) => ({ steps, workflow: w });

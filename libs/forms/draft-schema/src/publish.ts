@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_LENGTH } from './defaults';
 import { indexForm, type FormIndex } from './form-index';
 import { rawIssue, sortByDocument, toDraftIssue, type DraftIssue, type PathSegment, type RawIssue } from './issues';
 import type { DraftSchema, Field, Operand, Quiz, Target } from './model';
@@ -22,9 +23,25 @@ function fieldIssues(field: Field, path: PathSegment[], ctx: PublishContext): Ra
     case 'text':
     case 'long_text':
       issues.push(...range(field.minLength, field.maxLength, [...path, 'minLength'], 'length'));
+      // Without a maxLength, answers are capped at the type's default (as `coerceAnswer` checks them).
+      if (field.maxLength === undefined && (field.minLength ?? 0) > DEFAULT_MAX_LENGTH[field.type]) {
+        const max = DEFAULT_MAX_LENGTH[field.type];
+        issues.push(
+          rawIssue([...path, 'minLength'], 'invalid_range', `The minimum length is above the default maximum of ${max} characters; set a maxLength.`),
+        );
+      }
       break;
     case 'number':
       issues.push(...range(field.min, field.max, [...path, 'min'], 'value'));
+      if (
+        field.allowDecimals === false &&
+        field.min !== undefined &&
+        field.max !== undefined &&
+        field.min <= field.max &&
+        Math.ceil(field.min) > Math.floor(field.max)
+      ) {
+        issues.push(rawIssue([...path, 'min'], 'invalid_range', 'No whole number lies between the minimum and the maximum, and decimals are not allowed.'));
+      }
       break;
     case 'date':
       issues.push(...range(field.minDate, field.maxDate, [...path, 'minDate'], 'date'));

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsObject, IsOptional, IsString, MaxLength, Min } from 'class-validator';
-import { NotBlank } from '@shared/errors';
+import { NotBlank, Omittable } from '@shared/errors';
 import { draftComponentRef } from '@forms/draft-schema';
 import { draftPart } from './responses.dto';
 
@@ -9,13 +9,13 @@ const draftSchemaInput = (description: string, required = false) => draftPart('D
 /** `draft_revision` and `force`, accepted by every draft write. */
 export class RevisionGuardDto {
   @ApiPropertyOptional({ type: 'integer', minimum: 0, description: 'The revision your change is based on; a stale one is rejected with 409.' })
-  @IsOptional()
+  @Omittable()
   @IsInt()
   @Min(0)
   draft_revision?: number;
 
   @ApiPropertyOptional({ description: 'Skip the revision check and write over the current draft.' })
-  @IsOptional()
+  @Omittable()
   @IsBoolean()
   force?: boolean;
 }
@@ -68,13 +68,13 @@ export class ListFormsQueryDto {
 
 export class UpdateFormDto extends RevisionGuardDto {
   @ApiPropertyOptional({ maxLength: 500 })
-  @IsOptional()
+  @Omittable()
   @IsString()
   @MaxLength(500)
   title?: string;
 
   @draftSchemaInput('Saved as the new draft.')
-  @IsOptional()
+  @Omittable()
   @IsObject()
   draftSchema?: Record<string, unknown>;
 }
@@ -87,7 +87,7 @@ export class ReplaceDraftDto extends RevisionGuardDto {
 
 export class PublishFormDto extends RevisionGuardDto {
   @draftSchemaInput('Saved as the draft first, then published.')
-  @IsOptional()
+  @Omittable()
   @IsObject()
   draftSchema?: Record<string, unknown>;
 }

@@ -3,7 +3,7 @@ import { FormsErrors } from '@forms/contracts';
 import { DraftEditError, DraftSchema, IdSource, parseDraftSchema, validateForPublish } from '@forms/draft-schema';
 import { APP_CONFIG, AppConfig } from '@shared/config';
 import { Clock, IdGenerator } from '@shared/core';
-import { fromEditError, invalidDraft, staleRevision } from './draft-errors';
+import { draftTooLarge, fromEditError, invalidDraft, staleRevision } from './draft-errors';
 import { FormDetail, FormSummary, toSummary, unixSeconds } from './form-view';
 import { FormRow, FormsRepository } from './forms.repository';
 import { PublishedForm, PublishedForms } from './published-forms';
@@ -66,6 +66,7 @@ export class FormsService {
     await check?.(schema, undefined);
     const at = this.clock.now();
     const title = named(schema, input.title?.trim() || DEFAULT_TITLE);
+    this.assertFits(schema);
     const form = await this.repository.create(workspace.workspaceId, {
       id: this.idGenerator.newId('frm'),
       public_id: newPublicId(),
@@ -178,6 +179,7 @@ export class FormsService {
       const outcome = this.applyEdit(edit, form.draft_schema as unknown as DraftSchema);
       await check?.(outcome, form.draft_schema as unknown as DraftSchema);
       const title = named(outcome.schema, outcome.title ?? form.title);
+      this.assertFits(outcome.schema, form.draft_schema as unknown as DraftSchema);
       const at = this.clock.now();
       const written = await this.repository.writeDraft(workspace.workspaceId, form.id, form.draft_revision, {
         title,
@@ -217,6 +219,17 @@ export class FormsService {
       draft_schema: form.draft_schema as unknown as DraftSchema,
       published_schema: (version?.schema as unknown as DraftSchema) ?? null,
     };
+  }
+
+  /**
+   * Every stored draft stays within FORMS_MAX_DRAFT_BYTES, whichever write made it: step and field edits grow a draft
+   * without a whole-draft body, and a stored draft over the limit could no longer be sent back whole. A draft stored
+   * over it before the limit held (`before`) may still be made smaller.
+   */
+  private assertFits(schema: DraftSchema, before?: DraftSchema): void {
+    const max = this.config.formsMaxDraftBytes;
+    const size = Buffer.byteLength(JSON.stringify(schema));
+    if (size > max && (!before || size >= Buffer.byteLength(JSON.stringify(before)))) throw draftTooLarge(max);
   }
 
   private checkRevision(form: FormRow, guard: RevisionGuard): void {

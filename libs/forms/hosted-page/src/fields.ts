@@ -15,7 +15,7 @@ import { currencyMinorDigits } from '@forms/payments';
 import { createRunState, paymentAmount } from '@forms/runtime';
 import { escapeHtml, safeUrl } from './escape';
 import { tag, voidTag, type AttributeValue } from './html';
-import { fieldErrorId, fieldHintId, fieldInputId } from './ids';
+import { fieldErrorId, fieldHintId, fieldInputId, fieldPartId } from './ids';
 import { formatMoney } from './money';
 
 /** The icon and its name, singular and plural. */
@@ -71,7 +71,9 @@ function control(field: Field): string {
   const base = inputAttributes(field);
   switch (field.type) {
     case 'long_text':
-      return tag('textarea', { ...base, rows: 4, placeholder: field.placeholder, minlength: field.minLength, maxlength: field.maxLength });
+      // No native minlength/maxlength: they count UTF-16 units, the server counts characters (`coerceAnswer`, which the
+      // page runs too), so "😀😀😀" fits a maxLength of 3 but could not be typed into maxlength="3".
+      return tag('textarea', { ...base, rows: 4, placeholder: field.placeholder });
     case 'number': {
       const step = field.allowDecimals === false ? 1 : 'any';
       return voidTag('input', {
@@ -92,7 +94,7 @@ function control(field: Field): string {
           field.options.map((o) => tag('option', { value: o.value }, escapeHtml(o.label))).join(''),
       );
     case 'text':
-      return voidTag('input', { ...base, type: 'text', placeholder: field.placeholder, minlength: field.minLength, maxlength: field.maxLength });
+      return voidTag('input', { ...base, type: 'text', placeholder: field.placeholder });
     case 'date':
       return voidTag('input', { ...base, type: 'date', min: field.minDate, max: field.maxDate });
     default: {
@@ -165,14 +167,14 @@ function optionContent(option: ChoiceOption): string {
 }
 
 function choice(field: Field, type: 'radio' | 'checkbox', value: string, index: number | 'other', content: string): string {
-  const id = `${fieldInputId(field.id)}-${index}`;
+  const id = fieldPartId(field.id, index);
   const input = voidTag('input', { type, id, name: fieldInputId(field.id), value, 'data-other': index === 'other' });
   return `<label class="choice" for="${escapeHtml(id)}">${input}${content}</label>`;
 }
 
 function otherOption(field: SingleChoiceField): string {
   if (field.type !== 'single_choice' || !field.allowOther) return '';
-  const textId = `${fieldInputId(field.id)}-other-text`;
+  const textId = fieldPartId(field.id, 'other-text');
   return (
     choice(field, 'radio', 'other', 'other', '<span>Other</span>') +
     `<label class="sr-only" for="${escapeHtml(textId)}">Other answer</label>` +
@@ -180,7 +182,7 @@ function otherOption(field: SingleChoiceField): string {
   );
 }
 
-const fileLimitsId = (field: Field) => `${fieldInputId(field.id)}-limits`;
+const fileLimitsId = (field: Field) => fieldPartId(field.id, 'limits');
 
 /** A drop zone: the native file input stretched invisibly over it, so clicking, dropping and the keyboard all work. */
 function fileUpload(field: FileUploadField): string {
@@ -231,7 +233,7 @@ function rating(field: RatingField): string {
   return tag('div', { class: `rating rating-${field.icon}` }, options.join(''));
 }
 
-const scaleLabelsId = (field: Field) => `${fieldInputId(field.id)}-scale`;
+const scaleLabelsId = (field: Field) => fieldPartId(field.id, 'scale');
 
 /** The ends of the scale, under its first and last segments; an NPS question says "Not likely" / "Very likely" by default. */
 function scaleLabels(field: OpinionScaleField | NpsField): string {
@@ -242,7 +244,7 @@ function scaleLabels(field: OpinionScaleField | NpsField): string {
   return tag('p', { class: 'scale-labels', id: scaleLabelsId(field) }, side(min, minLabel) + side(max, maxLabel));
 }
 
-const rankingHintId = (field: Field) => `${fieldInputId(field.id)}-ranking-hint`;
+const rankingHintId = (field: Field) => fieldPartId(field.id, 'ranking-hint');
 
 /** A list in answer order; each item moves with its own up/down buttons (focusable, so fully keyboard operable). */
 function ranking(field: RankingField): string {

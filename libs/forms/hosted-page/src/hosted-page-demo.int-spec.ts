@@ -191,7 +191,7 @@ describe('the demo form in Chromium, keyboard only', () => {
       const page = await openPage('pub_photo', viewport, errors);
       await page.getByLabel('Your favourite colour').fill('Purple');
       await page.keyboard.press('Enter');
-      const ending = page.locator(`#ty-${DEFAULT_THANK_YOU_SCREEN_ID}`);
+      const ending = page.locator(`[id="ty.${DEFAULT_THANK_YOU_SCREEN_ID}"]`);
       await ending.waitFor({ state: 'visible' });
       await expect(ending.locator('.ty-backdrop').evaluate((element) => getComputedStyle(element).filter)).resolves.toBe('brightness(0.5)');
       await expect(ending.evaluate((element) => getComputedStyle(element).textAlign)).resolves.toBe('left');
@@ -208,19 +208,19 @@ describe('the demo form in Chromium, keyboard only', () => {
       const page = await openPage('pub_rtl', viewport, errors);
       await expect(page.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).resolves.toEqual(['ar', 'rtl']);
       const box = async (selector: string) => (await page.locator(selector).boundingBox())!;
-      const [zero, ten, next, name] = await Promise.all(['label[for="f-nps-0"]', 'label[for="f-nps-10"]', '#form-next', '#f-name'].map(box));
+      const [zero, ten, next, name] = await Promise.all(['label[for="f.nps.0"]', 'label[for="f.nps.10"]', '#form-next', '[id="f.name"]'].map(box));
       expect(zero.x).toBeGreaterThan(ten.x);
       expect(next.x + next.width).toBeLessThan(name.x + name.width / 2);
       const [track, bar] = await Promise.all(['#form-progress', '#form-progress .progress-bar'].map(box));
       expect(Math.round(bar.x + bar.width)).toBe(Math.round(track.x + track.width));
       await page.getByLabel('اسمك').fill('ليلى');
-      await page.locator('label[for="f-nps-8"]').click();
+      await page.locator('label[for="f.nps.8"]').click();
       await expect(page.getByRole('radio', { name: '8' }).isChecked()).resolves.toBe(true);
       await expectScreenshot(page, `${width}-rtl-step-1`);
       await page.keyboard.press('Enter');
       await expect(page.getByRole('progressbar', { name: 'Form progress' }).getAttribute('aria-valuetext')).resolves.toBe('Step 2 of 2');
       await page.getByRole('button', { name: 'إرسال' }).click();
-      await page.locator(`#ty-${DEFAULT_THANK_YOU_SCREEN_ID}`).waitFor({ state: 'visible' });
+      await page.locator(`[id="ty.${DEFAULT_THANK_YOU_SCREEN_ID}"]`).waitFor({ state: 'visible' });
       await expectScreenshot(page, `${width}-rtl-thank-you`);
       expect(errors).toEqual([]);
       await page.close();
@@ -234,7 +234,7 @@ describe('the demo form in Chromium, keyboard only', () => {
       await expectScreenshot(page, `${width}-1-empty`);
 
       await page.keyboard.press('Tab');
-      await expect(focusedId(page)).resolves.toBe('f-name');
+      await expect(focusedId(page)).resolves.toBe('f.name');
       await page.keyboard.type('Ada Lovelace');
       await page.keyboard.press('Tab');
       await page.keyboard.type('ada@example.org');
@@ -246,7 +246,7 @@ describe('the demo form in Chromium, keyboard only', () => {
 
       await expect(progress.getAttribute('aria-valuetext')).resolves.toBe('Step 2 of 3');
       await expect(page.locator('#form-progress .progress-bar').evaluate((bar) => (bar as HTMLElement).style.width)).resolves.toBe('67%');
-      await expect(focusedId(page)).resolves.toBe('f-nps-0');
+      await expect(focusedId(page)).resolves.toBe('f.nps.0');
       await page.keyboard.press('Space');
       await pressTimes(page, 'ArrowRight', 9);
       await page.keyboard.press('Tab');
@@ -260,20 +260,20 @@ describe('the demo form in Chromium, keyboard only', () => {
       await page.keyboard.press('Enter');
 
       await expect(progress.getAttribute('aria-valuetext')).resolves.toBe('Step 3 of 3');
-      await expect(focusedId(page)).resolves.toBe('f-liked-0');
+      await expect(focusedId(page)).resolves.toBe('f.liked.0');
       await page.keyboard.press('Space');
       await pressTimes(page, 'Tab', 3);
-      await expect(focusedId(page)).resolves.toBe('f-comments');
+      await expect(focusedId(page)).resolves.toBe('f.comments');
       await page.keyboard.type('Lovely.');
       await pressTimes(page, 'Tab', 2);
-      await expect(focusedId(page)).resolves.toBe('f-consent');
+      await expect(focusedId(page)).resolves.toBe('f.consent');
       await page.keyboard.press('Space');
       await expectScreenshot(page, `${width}-3-filled`);
       await page.keyboard.press('Enter');
 
-      const ending = page.locator(`#ty-${DEFAULT_THANK_YOU_SCREEN_ID}`);
+      const ending = page.locator(`[id="ty.${DEFAULT_THANK_YOU_SCREEN_ID}"]`);
       await ending.waitFor({ state: 'visible' });
-      await expect(focusedId(page)).resolves.toBe(`ty-${DEFAULT_THANK_YOU_SCREEN_ID}-title`);
+      await expect(focusedId(page)).resolves.toBe(`ty.${DEFAULT_THANK_YOU_SCREEN_ID}.title`);
       await expect(ending.getByRole('img', { name: 'Our team waving' }).isVisible()).resolves.toBe(true);
       await expect(ending.getByRole('link', { name: 'Back to the website' }).getAttribute('href')).resolves.toBe('https://example.test/');
       await expect(ending.getByRole('link', { name: 'Share on X' }).getAttribute('href')).resolves.toBe('https://x.test/share/demo');

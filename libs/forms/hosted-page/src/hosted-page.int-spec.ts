@@ -157,31 +157,31 @@ describe('hosted form page in Chromium', () => {
 
     // Next on an empty step: messages in the error slots, aria-invalid, focus on the first invalid field.
     await page.getByRole('button', { name: 'Next' }).click();
-    await expect(page.locator('#f-name-error').textContent()).resolves.toBe('This field is required.');
+    await expect(page.locator('[id="f.name.error"]').textContent()).resolves.toBe('This field is required.');
     await expect(page.getByLabel('Your name').getAttribute('aria-invalid')).resolves.toBe('true');
-    await expect(page.locator('#f-plan-error').textContent()).resolves.toBe('This field is required.');
-    await expect(focusedId(page)).resolves.toBe('f-name');
+    await expect(page.locator('[id="f.plan.error"]').textContent()).resolves.toBe('This field is required.');
+    await expect(focusedId(page)).resolves.toBe('f.name');
 
     await page.getByLabel('Your name').fill('Ada');
     await page.getByLabel('Email address').fill('not-an-email');
     await page.getByRole('button', { name: 'Next' }).click();
-    await expect(page.locator('#f-email-error').textContent()).resolves.toBe('Enter a valid email address.');
+    await expect(page.locator('[id="f.email.error"]').textContent()).resolves.toBe('Enter a valid email address.');
     await expect(page.getByLabel('Email address').getAttribute('aria-invalid')).resolves.toBe('true');
     await expect(page.getByLabel('Your name').getAttribute('aria-invalid')).resolves.toBeNull();
-    await expect(focusedId(page)).resolves.toBe('f-email');
+    await expect(focusedId(page)).resolves.toBe('f.email');
 
     // Keyboard: Tab into the radio group, Space picks the focused option, Enter moves on.
     await page.getByLabel('Email address').fill('blocked@example.com');
     await page.keyboard.press('Tab');
-    await expect(focusedId(page)).resolves.toBe('f-plan-0');
+    await expect(focusedId(page)).resolves.toBe('f.plan.0');
     await page.keyboard.press('Space');
     await expect(page.getByRole('radio', { name: 'Free' }).isChecked()).resolves.toBe(true);
     await page.keyboard.press('Enter');
 
     // The free plan skips the company step and adds the hidden `ref` (10) to the total (5): 15.00.
-    await expect(page.locator('#step-s_quiz').isVisible()).resolves.toBe(true);
-    await expect(page.locator('#step-s_company').isHidden()).resolves.toBe(true);
-    await expect(focusedId(page)).resolves.toBe('f-pet-0');
+    await expect(page.locator('[id="step.s_quiz"]').isVisible()).resolves.toBe(true);
+    await expect(page.locator('[id="step.s_company"]').isHidden()).resolves.toBe(true);
+    await expect(focusedId(page)).resolves.toBe('f.pet.0');
     await expect(page.locator('#form-announcer').textContent()).resolves.toBe('Step 3 of 3: A little quiz');
     await expect(page.getByRole('progressbar', { name: 'Form progress' }).getAttribute('aria-valuetext')).resolves.toBe('Step 3 of 3');
     await expect(page.locator('[data-field="deposit"] .payment-amount').textContent()).resolves.toBe('€15.00');
@@ -189,7 +189,7 @@ describe('hosted form page in Chromium', () => {
 
     // Back restores the variables: going forward again does not add twice.
     await page.getByRole('button', { name: 'Back' }).click();
-    await expect(focusedId(page)).resolves.toBe('f-name');
+    await expect(focusedId(page)).resolves.toBe('f.name');
     await expect(page.locator('#form-progress-label').textContent()).resolves.toBe('Step 1 of 3');
     await expect(page.getByLabel('Your name').inputValue()).resolves.toBe('Ada');
     await page.getByRole('button', { name: 'Next' }).click();
@@ -211,25 +211,25 @@ describe('hosted form page in Chromium', () => {
 
     // A required signature: the typed name is the keyboard alternative to drawing.
     await page.getByRole('button', { name: 'Send answers' }).click();
-    await expect(page.locator('#f-sign-error').textContent()).resolves.toBe('This field is required.');
+    await expect(page.locator('[id="f.sign.error"]').textContent()).resolves.toBe('This field is required.');
     await page.getByLabel('Or type your full name to sign').fill('Ada Lovelace');
 
     // The server rejects the email: its message shows under the field, back on the first step.
     await page.getByRole('button', { name: 'Send answers' }).click();
-    await page.locator('#f-email-error').getByText('This address cannot be used.').waitFor();
-    await expect(page.locator('#step-s_about').isVisible()).resolves.toBe(true);
+    await page.locator('[id="f.email.error"]').getByText('This address cannot be used.').waitFor();
+    await expect(page.locator('[id="step.s_about"]').isVisible()).resolves.toBe(true);
     await expect(page.getByLabel('Email address').getAttribute('aria-invalid')).resolves.toBe('true');
-    await expect(focusedId(page)).resolves.toBe('f-email');
+    await expect(focusedId(page)).resolves.toBe('f.email');
 
     await page.getByLabel('Email address').fill('ADA@example.org');
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByRole('button', { name: 'Send answers' }).click();
 
-    const ending = page.locator('#ty-ty_dog');
+    const ending = page.locator('[id="ty.ty_dog"]');
     await ending.waitFor({ state: 'visible' });
     await expect(page.locator('#hosted-form').isHidden()).resolves.toBe(true);
-    await expect(page.locator('#ty-ty_cat').isHidden()).resolves.toBe(true);
-    await expect(focusedId(page)).resolves.toBe('ty-ty_dog-title');
+    await expect(page.locator('[id="ty.ty_cat"]').isHidden()).resolves.toBe(true);
+    await expect(focusedId(page)).resolves.toBe('ty.ty_dog.title');
     await expect(ending.getByRole('link', { name: 'Share on LinkedIn' }).getAttribute('href')).resolves.toBe(
       `https://www.linkedin.com/sharing/share-offsite/?url=${encodeURIComponent(`${origin}/f/pub_x`)}`,
     );
@@ -272,12 +272,12 @@ describe('hosted form page in Chromium', () => {
       await page.getByLabel('Email address').fill('ada@example.org');
       await page.getByRole('radio', { name: 'Pro' }).check();
       await page.keyboard.press('Enter');
-      await page.locator('#step-s_company').waitFor();
-      const animation = await page.locator('#step-s_company').evaluate((element) => getComputedStyle(element).animationName);
+      await page.locator('[id="step.s_company"]').waitFor();
+      const animation = await page.locator('[id="step.s_company"]').evaluate((element) => getComputedStyle(element).animationName);
       expect([reducedMotion, animation]).toEqual([reducedMotion, reducedMotion === 'reduce' ? 'none' : 'step-forward']);
-      await expect(focusedId(page)).resolves.toBe('f-company');
+      await expect(focusedId(page)).resolves.toBe('f.company');
       await page.getByRole('button', { name: 'Back' }).click();
-      await expect(page.locator('#step-s_about').evaluate((element) => getComputedStyle(element).animationName)).resolves.toBe(
+      await expect(page.locator('[id="step.s_about"]').evaluate((element) => getComputedStyle(element).animationName)).resolves.toBe(
         reducedMotion === 'reduce' ? 'none' : 'step-back',
       );
       await page.close();

@@ -159,10 +159,23 @@ describe('renderHostedForm', () => {
   });
 
   it('renders every step, showing only the first', () => {
-    expect(openingTag(html, 'id', 'step-s1')).not.toContain('hidden');
-    expect(openingTag(html, 'id', 'step-s2')).toContain(' hidden');
-    expect(openingTag(html, 'id', 'step-s1-title')).toContain('tabindex="-1"');
+    expect(openingTag(html, 'id', 'step.s1')).not.toContain('hidden');
+    expect(openingTag(html, 'id', 'step.s2')).toContain(' hidden');
+    expect(openingTag(html, 'id', 'step.s1.title')).toContain('tabindex="-1"');
     expect(html).toContain('<p class="hint">All the fields</p>');
+  });
+
+  it('gives every element its own id, whatever ids the fields and steps have', () => {
+    const choice = (id: string) => ({ id, type: 'single_choice' as const, label: id, required: true, options, allowOther: true });
+    const text = (id: string) => ({ id, type: 'text' as const, label: id, required: false, description: 'Hint' });
+    const fields: Field[] = [text('q-error'), text('q'), text('q-hint'), choice('c-0'), choice('c'), choice('c-other'), text('c-other-text')];
+    const steps = [
+      { id: 's', title: 'S', fields },
+      { id: 's-title', title: 'T', fields: [text('t')] },
+    ];
+    const ids = [...render(schema({ steps })).matchAll(/\sid="([^"]*)"/g)].map((match) => match[1]);
+    expect(ids.filter((id, index) => ids.indexOf(id) !== index)).toEqual([]);
+    expect(ids).toEqual(expect.arrayContaining(['f.q-error', 'f.q.error', 'f.c-0.0', 'f.c.0', 'step.s.title', 'step.s-title']));
   });
 
   it('renders every field type except hidden fields', () => {
@@ -187,12 +200,12 @@ describe('renderHostedForm', () => {
     ['f_dropdown', 'select', null],
   ])('labels %s with <label for> on a native %s', (fieldId, element, type) => {
     const markup = fieldMarkup(html, fieldId);
-    const control = openingTag(markup, 'id', `f-${fieldId}`);
+    const control = openingTag(markup, 'id', `f.${fieldId}`);
     expect(control.startsWith(`<${element} `)).toBe(true);
     if (type) expect(control).toContain(`type="${type}"`);
-    expect(markup).toMatch(new RegExp(`<label[^>]*for="f-${fieldId}"[^>]*>[^<]+`));
-    expect(control).toMatch(new RegExp(`aria-describedby="[^"]*f-${fieldId}-error"`));
-    expect(markup).toContain(`<p class="field-error" id="f-${fieldId}-error" role="alert"></p>`);
+    expect(markup).toMatch(new RegExp(`<label[^>]*for="f\\.${fieldId}"[^>]*>[^<]+`));
+    expect(control).toMatch(new RegExp(`aria-describedby="[^"]*f.${fieldId}.error"`));
+    expect(markup).toContain(`<p class="field-error" id="f.${fieldId}.error" role="alert"></p>`);
   });
 
   it.each(['f_single_choice', 'f_multiple_choice', 'f_rating', 'f_opinion_scale', 'f_nps', 'f_ranking', 'f_signature'])(
@@ -201,15 +214,15 @@ describe('renderHostedForm', () => {
       const markup = fieldMarkup(html, fieldId);
       expect(markup.startsWith('<fieldset')).toBe(true);
       expect(markup).toMatch(/<legend>[^<]+/);
-      expect(openingTag(markup, 'data-field', fieldId)).toMatch(new RegExp(`aria-describedby="[^"]*f-${fieldId}-error"`));
-      expect(markup).toContain(`id="f-${fieldId}-error" role="alert"`);
+      expect(openingTag(markup, 'data-field', fieldId)).toMatch(new RegExp(`aria-describedby="[^"]*f.${fieldId}.error"`));
+      expect(markup).toContain(`id="f.${fieldId}.error" role="alert"`);
     },
   );
 
   it('uses radio groups for choices and scales, checkboxes for multiple choice', () => {
     expect(openingTag(html, 'data-field', 'f_single_choice')).toContain('role="radiogroup"');
     expect(fieldMarkup(html, 'f_single_choice').match(/type="radio"/g)).toHaveLength(3);
-    expect(fieldMarkup(html, 'f_single_choice')).toContain('<label class="sr-only" for="f-f_single_choice-other-text">Other answer</label>');
+    expect(fieldMarkup(html, 'f_single_choice')).toContain('<label class="sr-only" for="f.f_single_choice.other-text">Other answer</label>');
     expect(fieldMarkup(html, 'f_multiple_choice').match(/type="checkbox"/g)).toHaveLength(2);
     expect(fieldMarkup(html, 'f_rating').match(/type="radio"/g)).toHaveLength(5);
     expect(fieldMarkup(html, 'f_rating')).toContain('<span class="rating-icon" aria-hidden="true">♥</span><span class="sr-only">5 hearts</span>');
@@ -223,43 +236,44 @@ describe('renderHostedForm', () => {
     expect(fieldMarkup(html, 'f_nps')).toContain('<span class="sr-only">0: </span>Unlikely</span><span><span class="sr-only">10: </span>Likely</span>');
     const defaultLabels = { ...schema(), steps: [{ id: 's', title: 'S', fields: [{ id: 'n', type: 'nps' as const, label: 'NPS', required: false }] }] };
     expect(fieldMarkup(render(defaultLabels), 'n')).toContain('</span>Not likely</span><span><span class="sr-only">10: </span>Very likely</span>');
-    expect(openingTag(html, 'data-field', 'f_nps')).toContain('aria-describedby="f-f_nps-scale f-f_nps-error"');
+    expect(openingTag(html, 'data-field', 'f_nps')).toContain('aria-describedby="f.f_nps.scale f.f_nps.error"');
     expect(fieldMarkup(html, 'f_nps').match(/type="radio"/g)).toHaveLength(11);
     expect(fieldMarkup(html, 'f_single_choice')).toContain('<img src="https://img.test/one.png" alt="" loading="lazy">');
   });
 
   it('marks required fields for assistive technology and visibly', () => {
-    expect(openingTag(html, 'id', 'f-f_text')).toContain('aria-required="true"');
-    expect(openingTag(html, 'id', 'f-f_long_text')).not.toContain('aria-required');
+    expect(openingTag(html, 'id', 'f.f_text')).toContain('aria-required="true"');
+    expect(openingTag(html, 'id', 'f.f_long_text')).not.toContain('aria-required');
     expect(fieldMarkup(html, 'f_text')).toContain('<span class="required" aria-hidden="true"> *</span>');
     expect(openingTag(html, 'data-field', 'f_single_choice')).toContain('aria-required="true"');
     expect(fieldMarkup(html, 'f_multiple_choice')).toContain('<span class="sr-only"> (required)</span>');
   });
 
   it('ties descriptions with aria-describedby', () => {
-    expect(openingTag(html, 'id', 'f-f_text')).toContain('aria-describedby="f-f_text-hint f-f_text-error"');
-    expect(html).toContain('<p class="hint" id="f-f_text-hint">As on your passport</p>');
-    expect(openingTag(html, 'id', 'f-f_file_upload')).toContain('aria-describedby="f-f_file_upload-limits f-f_file_upload-error"');
+    expect(openingTag(html, 'id', 'f.f_text')).toContain('aria-describedby="f.f_text.hint f.f_text.error"');
+    expect(html).toContain('<p class="hint" id="f.f_text.hint">As on your passport</p>');
+    expect(openingTag(html, 'id', 'f.f_file_upload')).toContain('aria-describedby="f.f_file_upload.limits f.f_file_upload.error"');
     expect(html).toContain('Up to 2 files, 5 MB each.');
     expect(fieldMarkup(html, 'f_file_upload')).toMatch(/<div class="dropzone"><input [^>]*type="file"[^>]*>.*<strong>Choose files<\/strong> or drag them here/);
   });
 
   it('passes native constraints through', () => {
-    expect(openingTag(html, 'id', 'f-f_number')).toMatch(/min="1" max="9" step="1"/);
-    expect(openingTag(html, 'id', 'f-f_text')).toContain('maxlength="80"');
-    expect(openingTag(html, 'id', 'f-f_date')).toContain('min="2024-01-01"');
-    expect(openingTag(html, 'id', 'f-f_file_upload')).toMatch(/multiple accept="\.pdf,image\/\*"/);
+    expect(openingTag(html, 'id', 'f.f_number')).toMatch(/min="1" max="9" step="1"/);
+    // Lengths are checked by the page's script in characters (code points); native maxlength counts UTF-16 units.
+    expect(openingTag(html, 'id', 'f.f_text')).not.toMatch(/maxlength|minlength/);
+    expect(openingTag(html, 'id', 'f.f_date')).toContain('min="2024-01-01"');
+    expect(openingTag(html, 'id', 'f.f_file_upload')).toMatch(/multiple accept="\.pdf,image\/\*"/);
   });
 
   it('renders ranking as a list moved with buttons and signature as a pad with a typed alternative', () => {
     const ranking = fieldMarkup(html, 'f_ranking');
     expect(ranking).toContain(
-      '<li data-value="one"><span class="rank-label">One</span><button type="button" data-move="up" id="f-f_ranking" aria-label="Move One up">↑</button>',
+      '<li data-value="one"><span class="rank-label">One</span><button type="button" data-move="up" id="f.f_ranking" aria-label="Move One up">↑</button>',
     );
     expect(ranking).toContain('aria-label="Move Two down"');
     const signature = fieldMarkup(html, 'f_signature');
     expect(signature).toContain('<canvas class="signature-pad"');
-    expect(signature).toContain('<label class="hint" for="f-f_signature">Or type your full name to sign</label>');
+    expect(signature).toContain('<label class="hint" for="f.f_signature">Or type your full name to sign</label>');
     expect(signature).toContain('<button type="button" class="signature-clear">Clear signature</button>');
   });
 
@@ -448,24 +462,24 @@ describe('theme', () => {
 describe('thank-you screens', () => {
   const html = render();
   const section = (id: string) => {
-    const start = html.indexOf(`<section class="card thank-you" id="ty-${id}"`);
+    const start = html.indexOf(`<section class="card thank-you" id="ty.${id}"`);
     return html.slice(start, html.indexOf('</section>', start));
   };
 
   it('renders the default and every extra screen, hidden', () => {
     for (const id of [DEFAULT_THANK_YOU_SCREEN_ID, 'ty_rich', 'ty_video']) {
-      expect(openingTag(html, 'id', `ty-${id}`)).toContain(' hidden');
-      expect(openingTag(html, 'id', `ty-${id}`)).toContain(`aria-labelledby="ty-${id}-title"`);
+      expect(openingTag(html, 'id', `ty.${id}`)).toContain(' hidden');
+      expect(openingTag(html, 'id', `ty.${id}`)).toContain(`aria-labelledby="ty.${id}.title"`);
     }
     expect(section(DEFAULT_THANK_YOU_SCREEN_ID)).toContain('>Thank you!</h2>');
   });
 
   it('honours title size, alignment, colours and the background image', () => {
     const rich = section('ty_rich');
-    expect(openingTag(html, 'id', 'ty-ty_rich')).toContain(
+    expect(openingTag(html, 'id', 'ty.ty_rich')).toContain(
       'style="--ty-bg:#112233;--ty-heading:#ffffff;--ty-description:rgb(200, 200, 200);--ty-button-bg:#ff0000;--ty-button-radius:48px;--ty-align:left;--ty-justify:left"',
     );
-    expect(rich).toContain('<h2 id="ty-ty_rich-title" class="ty-large" tabindex="-1">Rich ending</h2>');
+    expect(rich).toContain('<h2 id="ty.ty_rich.title" class="ty-large" tabindex="-1">Rich ending</h2>');
     expect(rich).toContain('<p class="ty-description">Described</p>');
     expect(rich).toContain(
       '<div class="ty-backdrop" aria-hidden="true" style="background-image:url(&quot;https://img.test/bg.jpg&quot;);filter:brightness(0.6)"></div>',

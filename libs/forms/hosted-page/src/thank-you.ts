@@ -1,12 +1,12 @@
 import type { ImageAttribution, ThankYouScreen } from '@forms/draft-schema';
 import { cssColor, cssString, escapeHtml, safeUrl } from './escape';
 import { tag, voidTag } from './html';
-import { screenSectionId } from './ids';
+import { screenHeadingId, screenSectionId } from './ids';
 import { SHARE_NETWORKS } from './share';
 
 /** A hidden ending screen; the script reveals the one the server names after submitting. */
 export function renderThankYouScreen(screen: ThankYouScreen): string {
-  const headingId = `${screenSectionId(screen.id)}-title`;
+  const headingId = screenHeadingId(screen.id);
   const titleClass = screen.titleSize === 'small' ? 'ty-small' : screen.titleSize === 'large' ? 'ty-large' : undefined;
   const content = [
     logo(screen),

@@ -18,11 +18,13 @@ const WRAPPER_KEYS = new Set(['values', 'hiddenValues', 'completedStepIds', 'ana
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The wrapper is recognised by a `values` object with nothing but wrapper keys beside it. */
+/**
+ * A body with `values` is the wrapper: its `values` must be an object and every other key a wrapper key (a typo or an
+ * unsupported key such as `refillToken` is named, not read as an answer). Any other body is the field-value map.
+ */
 export function readSubmissionInput(body: unknown): SubmissionInput {
   if (!isObject(body)) throw FormsErrors.invalid('validation_failed', 'The body must be a JSON object.', 'body');
-  const wrapped = isObject(body.values) && Object.keys(body).every((key) => WRAPPER_KEYS.has(key));
-  if (!wrapped) {
+  if (body.values === undefined) {
     return {
       values: body,
       hiddenValues: {},
@@ -34,8 +36,12 @@ export function readSubmissionInput(body: unknown): SubmissionInput {
       payments: {},
     };
   }
+  if (!isObject(body.values)) throw FormsErrors.invalid('validation_failed', 'values must be an object of answers by field id.', 'values');
+  const unknown = Object.keys(body).find((key) => !WRAPPER_KEYS.has(key));
+  if (unknown !== undefined)
+    throw FormsErrors.invalid('validation_failed', `${unknown} is not a member of the submission wrapper.`, unknown, 'unknown_property');
   return {
-    values: body.values as Record<string, unknown>,
+    values: body.values,
     hiddenValues: optional(body, 'hiddenValues', isObject, 'an object') ?? {},
     valuesPath: 'values.',
     completedStepIds:

@@ -9,8 +9,14 @@ import { draftTooLarge } from '@forms/forms';
 const DRAFT_ROUTES = new Set(['POST /api/v1/forms', 'PATCH /api/v1/forms/:form_id', 'PUT /api/v1/forms/:form_id/draft', 'POST /api/v1/forms/:form_id/publish']);
 
 /**
- * Refuses a draft body over FORMS_MAX_DRAFT_BYTES before it is read and parsed: by its Content-Length, or, for a body
- * sent without one, as soon as the bytes received pass the limit.
+ * Room for the members beside the draft (`title`, `draft_revision`, `force`), so a stored draft at the limit can be
+ * sent back whole; the draft itself is held to the limit when it is stored (FormsService).
+ */
+const BODY_ROOM = 4096;
+
+/**
+ * Refuses a draft body over FORMS_MAX_DRAFT_BYTES (plus BODY_ROOM) before it is read and parsed: by its
+ * Content-Length, or, for a body sent without one, as soon as the bytes received pass the limit.
  */
 @Injectable()
 export class DraftBodyLimit implements OnHttpAppConfigured {
@@ -18,15 +24,16 @@ export class DraftBodyLimit implements OnHttpAppConfigured {
 
   onHttpAppConfigured(app: INestApplication): void {
     const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
-    const maxBytes = this.config.formsMaxDraftBytes;
+    const maxDraftBytes = this.config.formsMaxDraftBytes;
+    const maxBytes = maxDraftBytes + BODY_ROOM;
     fastify.addHook('preParsing', (request, _reply, payload, done) => {
       if (!DRAFT_ROUTES.has(`${request.method} ${request.routeOptions.url}`)) return done(null, payload);
-      if (Number(request.headers['content-length']) > maxBytes) return done(draftTooLarge(maxBytes));
+      if (Number(request.headers['content-length']) > maxBytes) return done(draftTooLarge(maxDraftBytes));
       let received = 0;
       const capped = new Transform({
         transform(chunk: Buffer, _encoding, next) {
           received += chunk.length;
-          next(received > maxBytes ? draftTooLarge(maxBytes) : null, chunk);
+          next(received > maxBytes ? draftTooLarge(maxDraftBytes) : null, chunk);
         },
       });
       done(null, payload.pipe(capped));

@@ -60,7 +60,7 @@ export class DraftEditsController {
   @ApiOperation({ operationId: 'addStep', summary: 'Add a step (appended, or inserted at position)' })
   @EditBody('AddStepRequest')
   @ApiCreatedResponse({ type: StepEditDto })
-  @ApiErrors(400, 404, 409)
+  @ApiErrors(400, 404, 409, 413)
   addStep(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Body() body: unknown): Promise<StepEditDto> {
     const { guard, position, properties } = splitEditBody(body, { positioned: true });
     return this.editor.addStep(workspace, formId, properties, position, guard, this.paymentFields.forDrafts(workspace.workspaceId));
@@ -86,7 +86,7 @@ export class DraftEditsController {
   @ApiOperation({ operationId: 'updateStep', summary: 'Change a step' })
   @EditBody('StepPatchRequest')
   @ApiOkResponse({ type: StepEditDto })
-  @ApiErrors(400, 404, 409)
+  @ApiErrors(400, 404, 409, 413)
   updateStep(
     @FormWorkspace('edit') workspace: FormsWorkspaceContext,
     @Param('form_id') formId: string,
@@ -134,7 +134,7 @@ export class DraftEditsController {
   @ApiOperation({ operationId: 'addField', summary: 'Add a field to a step' })
   @EditBody('AddFieldRequest')
   @ApiCreatedResponse({ type: FieldEditDto })
-  @ApiErrors(400, 404, 409)
+  @ApiErrors(400, 404, 409, 413)
   addField(
     @FormWorkspace('edit') workspace: FormsWorkspaceContext,
     @Param('form_id') formId: string,
@@ -164,7 +164,7 @@ export class DraftEditsController {
   @RequireScopes('forms:logic:write')
   @ApiOperation({ operationId: 'updateStepLogic', summary: "Replace a step's rules and fallback target" })
   @ApiOkResponse({ type: StepLogicEditDto })
-  @ApiErrors(400, 404, 409)
+  @ApiErrors(400, 404, 409, 413)
   setLogic(
     @FormWorkspace('edit') workspace: FormsWorkspaceContext,
     @Param('form_id') formId: string,
@@ -179,7 +179,7 @@ export class DraftEditsController {
   @ApiOperation({ operationId: 'updateField', summary: 'Change a field' })
   @EditBody('FieldPatchRequest')
   @ApiOkResponse({ type: FieldEditDto })
-  @ApiErrors(400, 404, 409)
+  @ApiErrors(400, 404, 409, 413)
   updateField(
     @FormWorkspace('edit') workspace: FormsWorkspaceContext,
     @Param('form_id') formId: string,
@@ -227,7 +227,7 @@ export class DraftEditsController {
   @RequireScopes('forms:design:write')
   @ApiOperation({ operationId: 'patchDesign', summary: 'Merge theme properties into the draft theme' })
   @ApiOkResponse({ type: DesignEditDto })
-  @ApiErrors(400, 404, 409)
+  @ApiErrors(400, 404, 409, 413)
   patchDesign(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Body() body: DesignDto): Promise<DesignEditDto> {
     return this.editor.patchDesign(workspace, formId, body.theme, guardOf(body));
   }

@@ -1,6 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal, RequireScopes } from '@shared/auth';
+import { CREDENTIAL_VERIFIER, CredentialVerifier, CurrentPrincipal, Principal, RequireScopes } from '@shared/auth';
 import { Idempotent } from '@shared/idempotency';
 import { parseLimit } from '@shared/pagination';
 import {
@@ -23,6 +23,7 @@ import {
 import { FormsErrors } from '@forms/contracts';
 import { PaymentFieldRules } from '@forms/payments';
 import { ApiErrors } from '../../schema-pack/error-response';
+import { JsonObjectBody } from './json-object-body';
 
 const FORM_LIST_LIMIT = { default: 20, max: 100 };
 
@@ -33,10 +34,12 @@ export class FormsController {
     private readonly forms: FormsService,
     private readonly workspaces: WorkspaceContextResolver,
     private readonly paymentFields: PaymentFieldRules,
+    @Inject(CREDENTIAL_VERIFIER) private readonly credentials: CredentialVerifier,
   ) {}
 
   @Post()
   @RequireScopes('forms:create')
+  @UseGuards(JsonObjectBody)
   @Idempotent()
   @ApiOperation({ operationId: 'createForm', summary: 'Create a form' })
   @ApiCreatedResponse({ type: FormDetailDto })
@@ -68,6 +71,7 @@ export class FormsController {
 
   @Patch(':form_id')
   @RequireScopes('forms:update')
+  @UseGuards(JsonObjectBody)
   @ApiOperation({ operationId: 'updateForm', summary: 'Change the title or replace the draft' })
   @ApiOkResponse({ type: UpdatedFormDto })
   @ApiErrors(400, 404, 409, 413)
@@ -77,6 +81,7 @@ export class FormsController {
 
   @Put(':form_id/draft')
   @RequireScopes('forms:update')
+  @UseGuards(JsonObjectBody)
   @ApiOperation({ operationId: 'replaceDraft', summary: 'Replace the whole draft' })
   @ApiOkResponse({ type: RevisedFormDto })
   @ApiErrors(400, 404, 409, 413)
@@ -100,10 +105,19 @@ export class FormsController {
   @Post(':form_id/publish')
   @HttpCode(200)
   @RequireScopes('forms:publish')
+  @UseGuards(JsonObjectBody)
   @ApiOperation({ operationId: 'publishForm', summary: 'Validate the draft and publish it' })
   @ApiOkResponse({ type: PublishedFormDto })
   @ApiErrors(400, 404, 409, 413)
-  publish(@FormWorkspace('edit') workspace: FormsWorkspaceContext, @Param('form_id') formId: string, @Body() body: PublishFormDto): Promise<PublishedFormDto> {
+  publish(
+    @CurrentPrincipal() p: Principal,
+    @FormWorkspace('edit') workspace: FormsWorkspaceContext,
+    @Param('form_id') formId: string,
+    @Body() body: PublishFormDto,
+  ): Promise<PublishedFormDto> {
+    // Saving a whole draft is PUT draft's job, whichever route carries it.
+    if (body.draftSchema !== undefined && !p.scopes.includes('forms:update'))
+      throw this.credentials.insufficientScope(p, ['forms:publish', 'forms:update'], ['forms:update']);
     return this.forms.publish(workspace, formId, body, this.paymentFields.forDrafts(workspace.workspaceId));
   }
 
