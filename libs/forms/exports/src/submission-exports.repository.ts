@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { FormsPrisma, FormsSql, SubmissionExport } from '@forms/data-access';
 import type { DraftSchema } from '@forms/draft-schema';
-import type { WorkspaceId } from '@shared/core';
+import { likeLiteral, type WorkspaceId } from '@shared/core';
 import type { ExportSelection } from './export-selection';
 import type { ExportedSubmission } from './workbook-layout';
 
@@ -23,7 +23,7 @@ export interface SubmissionPosition {
 /** The selection's parameters ($3..$8) after workspace ($1) and form ($2), in the order SELECTED names them. */
 function selectionValues(row: SubmissionExportRow): unknown[] {
   const search = row.filter_search;
-  const pattern = search === null ? null : `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const pattern = search === null ? null : `%${likeLiteral(search)}%`;
   return [row.selected_submission_ids, row.filter_status, row.filter_from, row.filter_to, search, pattern];
 }
 

@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EmailPrisma, Prisma, Segment } from '@email/data-access';
 import { EmailErrors } from '@email/contracts';
-import { WorkspaceId } from '@shared/core';
+import { WorkspaceId, likeLiteral } from '@shared/core';
 import { isRecordGone, isUniqueViolation } from '@shared/errors';
 import { KeysetPage, keysetWhere } from '@shared/pagination';
 import type { AudienceDefinition } from '../audience-definition';
@@ -54,7 +54,7 @@ export class SegmentRepository implements AudienceReferrer, OnModuleInit {
 
   list(workspaceId: WorkspaceId, page: KeysetPage, search?: string): Promise<Segment[]> {
     return this.prisma.segment.findMany({
-      where: { workspace_id: workspaceId, ...(search ? { name: { contains: search, mode: 'insensitive' } } : {}), ...keysetWhere(page) },
+      where: { workspace_id: workspaceId, ...(search ? { name: { contains: likeLiteral(search), mode: 'insensitive' } } : {}), ...keysetWhere(page) },
       orderBy: [{ created_at: 'desc' }, { id: 'desc' }],
       take: page.limit + 1,
     });

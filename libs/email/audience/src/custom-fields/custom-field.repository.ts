@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CustomField, CustomFieldType, EmailPrisma, Prisma } from '@email/data-access';
 import { EmailErrors } from '@email/contracts';
-import { WorkspaceId } from '@shared/core';
+import { WorkspaceId, likeLiteral } from '@shared/core';
 import { isRecordGone, isUniqueViolation } from '@shared/errors';
 import { KeysetPage, keysetWhere } from '@shared/pagination';
 import type { SqlTransaction } from '../common/sql-transaction';
@@ -29,7 +29,7 @@ export class CustomFieldRepository {
     return this.prisma.customField.findMany({
       where: {
         workspace_id: workspaceId,
-        ...(search ? { label: { contains: search, mode: 'insensitive' } } : {}),
+        ...(search ? { label: { contains: likeLiteral(search), mode: 'insensitive' } } : {}),
         ...keysetWhere(page),
       },
       orderBy: [{ created_at: 'desc' }, { id: 'desc' }],

@@ -4,7 +4,7 @@ import type { QueryConfig } from 'pg';
 import { EmailPrisma, EmailSql, Prisma } from '@email/data-access';
 import { EmailErrors } from '@email/contracts';
 import { sequenceMembership, tagMembership } from '@email/audience-engine';
-import { WorkspaceId } from '@shared/core';
+import { WorkspaceId, likeLiteral } from '@shared/core';
 import { isUniqueViolation } from '@shared/errors';
 import { KeysetPage } from '@shared/pagination';
 import { PgTransaction, SqlTransaction } from '../common/sql-transaction';
@@ -74,7 +74,7 @@ export function subscriberConditions(workspaceId: WorkspaceId, filter: Subscribe
   if (filter.email) where.push(Prisma.sql`s.email = ${filter.email}`);
   if (filter.status) where.push(Prisma.sql`s.status = ${filter.status}::"SubscriberStatus"`);
   if (filter.search) {
-    const pattern = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = `%${likeLiteral(filter.search)}%`;
     where.push(Prisma.sql`(s.email ILIKE ${pattern} OR s.name ILIKE ${pattern})`);
   }
   if (filter.coldBefore) {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EmailPrisma, Prisma, Tag } from '@email/data-access';
-import { WorkspaceId } from '@shared/core';
+import { WorkspaceId, likeLiteral } from '@shared/core';
 import { isRecordGone, isUniqueViolation } from '@shared/errors';
 import { KeysetPage, keysetWhere } from '@shared/pagination';
 import { EmailErrors } from '@email/contracts';
@@ -24,7 +24,7 @@ export class TagRepository {
     const tags: TagWithShards[] = await this.prisma.tag.findMany({
       where: {
         workspace_id: workspaceId,
-        ...(search ? { name: { contains: search, mode: 'insensitive' } } : {}),
+        ...(search ? { name: { contains: likeLiteral(search), mode: 'insensitive' } } : {}),
         ...keysetWhere(page),
       },
       include: { count_shards: shardDeltas(workspaceId) },

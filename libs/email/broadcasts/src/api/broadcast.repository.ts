@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Broadcast, BroadcastDelivery, BroadcastRun, EmailPrisma, Prisma } from '@email/data-access';
-import { WorkspaceId } from '@shared/core';
+import { WorkspaceId, likeLiteral } from '@shared/core';
 import { KeysetPage, keysetWhere } from '@shared/pagination';
 import type { MessageBroadcast } from '../core/broadcast-messages';
 import { CANCELABLE_PHASES, RunPhase } from '../core/run-states';
@@ -28,7 +28,7 @@ export class BroadcastRepository {
 
   list(workspaceId: WorkspaceId, page: KeysetPage, search?: string): Promise<Broadcast[]> {
     return this.prisma.broadcast.findMany({
-      where: { workspace_id: workspaceId, ...(search ? { subject: { contains: search, mode: 'insensitive' } } : {}), ...keysetWhere(page) },
+      where: { workspace_id: workspaceId, ...(search ? { subject: { contains: likeLiteral(search), mode: 'insensitive' } } : {}), ...keysetWhere(page) },
       orderBy: [{ created_at: 'desc' }, { id: 'desc' }],
       take: page.limit + 1,
     });
