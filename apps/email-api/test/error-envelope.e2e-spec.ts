@@ -32,6 +32,11 @@ class ProbeController {
     return { ok: true, body };
   }
 
+  @Post('optional')
+  optional(@Body() body: unknown) {
+    return { body: body ?? null };
+  }
+
   @Post('duplicate')
   async duplicate() {
     await this.prisma.workspace.create({ data: { id: 'wsp_dup', name: 'one' } });
@@ -81,6 +86,10 @@ describe('email-api: the error envelope', () => {
     const bad = await http().post('/probe/validate').set('content-type', 'application/json').send('{"email":').expect(400);
     expect(bad.body.error).toMatchObject({ type: 'invalid_request', code: 'invalid_json' });
     const media = await http().post('/probe/validate').set('content-type', 'text/plain').send('hello').expect(415);
+    // Declared JSON with nothing sent is no body: a route that needs one names what is missing.
+    const empty = await http().post('/probe/validate').set('content-type', 'application/json').expect(400);
+    expect(empty.body.error).toMatchObject({ code: 'validation_failed', details: { field: 'email' } });
+    expect((await http().post('/probe/optional').set('content-type', 'application/json; charset=utf-8').expect(201)).body).toEqual({ body: null });
     expect(media.body.error).toMatchObject({ type: 'invalid_request', code: 'unsupported_media_type' });
     const big = await http()
       .post('/probe/validate')

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AppConfig } from '@shared/config';
 import { answerClientError, toErrorResponse } from '@shared/errors';
+import { mediaTypeOf } from './media-type';
 
 interface EnvelopeReply {
   header(name: string, value: string): unknown;
@@ -39,11 +40,17 @@ export function httpEdgeOptions(config: AppConfig, requestIdHeaders: string[]) {
   };
 }
 
-/** The connection cap, and `Cache-Control: no-store` on every response whose route does not choose its own caching. */
+/**
+ * The connection cap, `Cache-Control: no-store` on every response whose route does not choose its own caching, and an
+ * empty body declared as JSON read as no body.
+ */
 export function registerHttpEdges(instance: FastifyInstance, config: AppConfig): void {
   if (config.httpMaxConnections > 0) instance.server.maxConnections = config.httpMaxConnections;
-  instance.addHook('onRequest', (_request, reply, done) => {
+  instance.addHook('onRequest', (request, reply, done) => {
     reply.header('cache-control', 'no-store');
+    // Many clients declare JSON on every request, bodiless ones too: an empty body is no body, and the route's own
+    // validation says what, if anything, it needed.
+    if (request.headers['content-length'] === '0' && mediaTypeOf(request) === 'application/json') delete request.headers['content-type'];
     done();
   });
 }

@@ -88,7 +88,7 @@ export function toErrorResponse(exception: unknown): ErrorResponse {
     const type = clientStatusType(status);
     if (status >= 500) return internal();
     // Nest re-throws Fastify's body-parser failures as plain 400 HttpExceptions, keeping only the message.
-    if (status === 400 && /JSON/.test(exception.message)) {
+    if (status === 400 && /json/i.test(exception.message)) {
       return envelope(400, { type, code: 'invalid_json', message: 'The request body is not valid JSON.' });
     }
     const message = status === 404 ? 'No route matches this method and path.' : exception.message;
