@@ -15,6 +15,8 @@ const MiB = 1024 * 1024;
 const PHASES = ['uploads', 'drafts', 'all'] as const;
 /** forms-api's own default (FORMS_MAX_DRAFT_BYTES). */
 const DEFAULT_MAX_DRAFT_BYTES = 256 * 1024;
+/** The draft schema's limit on a question's description (`LIMITS.description`). */
+const DRAFT_DESCRIPTION_MAX = 5000;
 
 const USAGE = `forms-abuse [--phase uploads|drafts|all] [--uploads 8] [--upload-mib 25] [--settle-seconds 20]
        [--put-clients 3] [--max-draft-bytes ${DEFAULT_MAX_DRAFT_BYTES}] [--connections 8] [--duration 8] [--warmup 2]
@@ -125,6 +127,39 @@ export function draftBodyNear(maxBytes: number): string {
   return body;
 }
 
+/**
+ * The PUT /draft body whose stored draft is exactly `maxBytes`, checked by hand: that body is accepted and one byte more
+ * is a 413. The stored draft (ids minted, defaults filled in) is larger than its body, so a body that stores under the
+ * limit is read back and its questions' descriptions padded to it (ASCII: a character is a byte in both).
+ */
+async function largestDraftBody(maxBytes: number, putDraft: (body: string) => Promise<Response>, storedBytes: () => Promise<number>): Promise<string> {
+  const put = async (body: string, expected: number) => {
+    const response = await putDraft(body);
+    if (response.status !== expected)
+      throw new Error(`PUT draft (${Buffer.byteLength(body)} B) answered ${response.status}, not ${expected}: ${(await response.text()).slice(0, 300)}`);
+    await response.arrayBuffer();
+  };
+  const start = draftBodyNear(Math.floor(maxBytes * 0.6));
+  await put(start, 200);
+  const padded = (extra: number) => {
+    const parsed = JSON.parse(start) as { draftSchema: { steps: Array<{ fields: Array<{ description: string }> }> } };
+    for (const field of [...parsed.draftSchema.steps[0].fields].reverse()) {
+      const take = Math.min(extra, DRAFT_DESCRIPTION_MAX - field.description.length);
+      field.description += 'd'.repeat(take);
+      extra -= take;
+    }
+    if (extra > 0) throw new Error(`no room to pad the draft to ${maxBytes} B`);
+    return JSON.stringify(parsed);
+  };
+  const room = maxBytes - (await storedBytes());
+  await put(padded(room + 1), 413);
+  const body = padded(room);
+  await put(body, 200);
+  const stored = await storedBytes();
+  if (stored !== maxBytes) throw new Error(`the padded draft stored as ${stored} B, not ${maxBytes}`);
+  return body;
+}
+
 async function draftsPhase(
   databaseUrl: string,
   account: BenchFormsAccount,
@@ -138,19 +173,16 @@ async function draftsPhase(
     const pageUrl = `${baseUrl}/f/${page.public_id}`;
     const editing = await callApi<{ data: { id: string } }>(baseUrl, 'POST', '/api/v1/forms', { key: account.api_key, body: {}, expect: 201 });
     const draftUrl = `${baseUrl}/api/v1/forms/${editing.body.data.id}/draft`;
-    const draftBody = draftBodyNear(o.maxDraftBytes);
     const putDraft = (body: string) =>
       fetch(draftUrl, { method: 'PUT', headers: { authorization: `Bearer ${account.api_key}`, 'content-type': 'application/json' }, body });
-
-    // By hand first: the body is accepted, and one byte more is refused, so it is the largest draft allowed.
-    const probe = await putDraft(draftBody);
-    if (probe.status !== 200) throw new Error(`PUT draft (${Buffer.byteLength(draftBody)} B) answered ${probe.status}: ${(await probe.text()).slice(0, 300)}`);
-    await probe.arrayBuffer();
-    const oneByteOver = draftBody.replace('"description":"', `"description":"${'d'.repeat(o.maxDraftBytes + 1 - Buffer.byteLength(draftBody))}`);
-    const over = await putDraft(oneByteOver);
-    if (over.status !== 413) throw new Error(`PUT draft of ${o.maxDraftBytes + 1} B answered ${over.status}, not 413`);
-    await over.arrayBuffer();
-    log(`forms-abuse drafts: draft body ${Buffer.byteLength(draftBody)} B (limit ${o.maxDraftBytes} B: one byte more is a 413)`);
+    const draftBody = await largestDraftBody(o.maxDraftBytes, putDraft, async () => {
+      const form = await callApi<{ draft_schema: unknown }>(baseUrl, 'GET', `/api/v1/forms/${editing.body.data.id}`, {
+        key: account.api_key,
+        expect: 200,
+      });
+      return Buffer.byteLength(JSON.stringify(form.body.draft_schema));
+    });
+    log(`forms-abuse drafts: draft body ${Buffer.byteLength(draftBody)} B, stored at the limit of ${o.maxDraftBytes} B (one byte more is a 413)`);
 
     const measurePage = (warmup: number) => measure({ url: pageUrl, connections: o.connections, duration: o.duration, warmup, appPid: app!.pid });
     log(`forms-abuse drafts: GET /f/{public_id} alone, ${o.warmup}s warm-up + ${o.duration}s at ${o.connections} connections`);
@@ -197,6 +229,7 @@ async function draftsPhase(
       draft_put: {
         clients: o.putClients,
         body_bytes: Buffer.byteLength(draftBody),
+        stored_bytes: o.maxDraftBytes,
         max_draft_bytes: o.maxDraftBytes,
         status_counts: countBy(putStatuses),
         latency_p50_ms: put.p50,

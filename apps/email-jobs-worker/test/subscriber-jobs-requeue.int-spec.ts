@@ -40,6 +40,9 @@ describe('email-jobs-worker: jobs left Queued', () => {
     for (let i = 0; i < 200 && !(await check()); i++) await new Promise((resolve) => setTimeout(resolve, 50));
   }
 
+  /** Whether the import has ended: a run passes through Processing on its way to Completed or Failed. */
+  const importEnded = async (id: string) => ['Completed', 'Failed'].includes((await prisma.subscriberImportJob.findUniqueOrThrow({ where: { id } })).status);
+
   it('queues again, under the record id, the jobs Queued for over a minute, and leaves recent ones to their own add', async () => {
     const twoMinutesAgo = new Date(Date.now() - 120_000);
     await prisma.subscriberExportJob.create({ data: { id: 'exp_stuck', workspace_id: WS, created_at: twoMinutesAgo } });
@@ -50,7 +53,7 @@ describe('email-jobs-worker: jobs left Queued', () => {
     // Twice, as overlapping runs would (the scheduler's own run may also fall in between).
     await Promise.all([sweep(), sweep()]);
     await until(async () => (await prisma.subscriberExportJob.findUniqueOrThrow({ where: { id: 'exp_stuck' } })).status === 'Completed');
-    await until(async () => (await prisma.subscriberImportJob.findUniqueOrThrow({ where: { id: 'imp_stuck' } })).status !== 'Queued');
+    await until(() => importEnded('imp_stuck'));
 
     expect(await prisma.subscriberExportJob.findUniqueOrThrow({ where: { id: 'exp_stuck' } })).toMatchObject({ status: 'Completed', exported_count: 0 });
     // The import ran (and failed on its missing upload, as any import would): it was queued, not lost.
@@ -84,7 +87,7 @@ describe('email-jobs-worker: jobs left Queued', () => {
     expect((await prisma.subscriberImportJob.findUniqueOrThrow({ where: { id: 'imp_orphaned' } })).status).toBe('Queued');
 
     expect(await sweep()).toEqual({ imports: 1, exports: 0 });
-    await until(async () => (await prisma.subscriberImportJob.findUniqueOrThrow({ where: { id: 'imp_orphaned' } })).status !== 'Queued');
+    await until(() => importEnded('imp_orphaned'));
     expect(await prisma.subscriberImportJob.findUniqueOrThrow({ where: { id: 'imp_orphaned' } })).toMatchObject({
       status: 'Failed',
       error_message: expect.stringMatching(/no longer available/),
