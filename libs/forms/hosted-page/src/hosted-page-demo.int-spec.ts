@@ -198,6 +198,13 @@ describe('the demo form in Chromium, keyboard only', () => {
       await expect(ending.getByRole('link', { name: 'Add to calendar' }).getAttribute('target')).resolves.toBe('_blank');
       await expect(ending.getByRole('link', { name: 'Jane Doe' }).getAttribute('href')).resolves.toBe('https://photos.test/jane');
       await page.evaluate(() => Promise.all(Array.from(document.images, (image) => image.decode())));
+      // The photo is the backdrop's CSS background, which document.images does not hold: wait for it too.
+      await page.evaluate(async () => {
+        const backdrop = getComputedStyle(document.querySelector('.ty-backdrop')!).backgroundImage;
+        const image = new Image();
+        image.src = /url\("?(.*?)"?\)/.exec(backdrop)![1];
+        await image.decode();
+      });
       await expectScreenshot(page, `${width}-photo-ending`);
       expect(errors).toEqual([]);
       await page.close();

@@ -18,7 +18,7 @@ export const PAGE_IDS = {
  */
 const SEP = '.';
 export const fieldInputId = (fieldId: string) => `f${SEP}${fieldId}`;
-/** The id of one of a field's parts: an option (by index or value), its error slot, hint, limits… */
+/** The id of one of a field's parts: an option (by its index, never its value), its error slot, hint, limits… */
 export const fieldPartId = (fieldId: string, part: string | number) => `${fieldInputId(fieldId)}${SEP}${part}`;
 export const fieldErrorId = (fieldId: string) => fieldPartId(fieldId, 'error');
 export const fieldHintId = (fieldId: string) => fieldPartId(fieldId, 'hint');
