@@ -3,6 +3,9 @@
  * /api/v1, filled in at its public_url (a branching rule, a hidden value, a variable and a quiz), and the submission
  * is then found through the API.
  */
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launchChromium, listenOnLoopback } from '@shared/testing';
 import { formsApi, FormsApiHarness } from './helpers';
@@ -86,6 +89,9 @@ const draft = {
     ],
   },
 };
+
+/** Screenshots to look at (not compared): what a person sees. */
+const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? path.join(tmpdir(), 'postline-hosted-form-screens');
 
 describe('forms-api: the hosted form in Chromium', () => {
   let api: FormsApiHarness;
@@ -195,5 +201,41 @@ describe('forms-api: the hosted form in Chromium', () => {
         { ref: 5, note: 'spring' },
       ],
     ]);
+  });
+
+  it('tells a person whose form was republished without a question they answered to reload, not which value is wrong', async () => {
+    const draft = (fields: object[]) => ({
+      settings: { name: 'Changing', submissions: { thankYou: { title: 'Got it' }, thankYouScreens: [] } },
+      steps: [{ id: 'stp_one', title: 'One', fields }],
+    });
+    const name = { id: 'fld_name', type: 'text', label: 'Your name', required: true };
+    const city = { id: 'fld_city', type: 'text', label: 'Your city' };
+    const formId = (
+      await api
+        .as()
+        .post('/api/v1/forms')
+        .send({ draftSchema: draft([name, city]) })
+        .expect(201)
+    ).body.data.id;
+    const published = await api.as().post(`/api/v1/forms/${formId}/publish`).send({}).expect(200);
+    const page = await browser.newPage();
+    await page.goto(`${origin}${new URL(published.body.public_url).pathname}`);
+    await page.getByLabel('Your name').fill('Ada');
+    await page.getByLabel('Your city').fill('Lyon');
+    await api
+      .as()
+      .post(`/api/v1/forms/${formId}/publish`)
+      .send({ draftSchema: draft([name]), force: true })
+      .expect(200);
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.getByText('This form was changed while you were filling it in. Reload the page').waitFor({ state: 'visible', timeout: 10_000 });
+    await expect(page.getByText('is not a field of the published form').count()).resolves.toBe(0);
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'form-changed-while-filling.png') });
+    await page.reload();
+    await page.getByLabel('Your name').fill('Ada');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.getByRole('heading', { name: 'Got it' }).waitFor({ state: 'visible', timeout: 10_000 });
+    await page.close();
   });
 });

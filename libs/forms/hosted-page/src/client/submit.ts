@@ -16,10 +16,12 @@ export type SubmitOutcome = { ok: true; screenId: string | null; redirectTo: str
 interface SubmitReply {
   thank_you?: { id?: unknown };
   redirect_to?: unknown;
-  error?: { message?: unknown; details?: { field?: unknown } };
+  error?: { code?: unknown; message?: unknown; details?: { field?: unknown } };
 }
 
 const GENERIC_FAILURE = 'Something went wrong while sending your answers. Please try again.';
+/** The page's form was republished without a question the person answered: nothing on the page can fix that. */
+const FORM_CHANGED = 'This form was changed while you were filling it in. Reload the page to answer its current version.';
 
 /** Posts the answers; a 4xx carries the server's message and, when it names one, the field it is about. */
 export async function postSubmission(submitUrl: string, body: SubmissionBody): Promise<SubmitOutcome> {
@@ -38,6 +40,7 @@ export async function postSubmission(submitUrl: string, body: SubmissionBody): P
     return { ok: true, screenId: stringOrNull(data?.thank_you?.id), redirectTo: stringOrNull(data?.redirect_to) };
   }
   if (response.status >= 500) return { ok: false, message: GENERIC_FAILURE, fieldId: null };
+  if (data?.error?.code === 'unknown_field') return { ok: false, message: FORM_CHANGED, fieldId: null };
   const path = stringOrNull(data?.error?.details?.field);
   const match = path && /^(?:values|payments)\.([^.[\]]+)/.exec(path);
   return { ok: false, message: stringOrNull(data?.error?.message) ?? GENERIC_FAILURE, fieldId: match ? match[1] : null };
