@@ -5,7 +5,7 @@ import { Type } from 'class-transformer';
 import request from 'supertest';
 import { Public } from '@shared/auth';
 import { ClosedObject } from '@shared/errors';
-import { createTestApp, createTestDatabase, TestDatabase } from '@shared/testing';
+import { createTestApp, createTestDatabase, listenOnLoopback, TestDatabase } from '@shared/testing';
 import { EmailPrisma } from '@email/data-access';
 import { AppModule, EMAIL_HTTP_OPTIONS } from '../src/app.module';
 
@@ -90,6 +90,8 @@ describe('email-api: the error envelope', () => {
     const empty = await http().post('/probe/validate').set('content-type', 'application/json').expect(400);
     expect(empty.body.error).toMatchObject({ code: 'validation_failed', details: { field: 'email' } });
     expect((await http().post('/probe/optional').set('content-type', 'application/json; charset=utf-8').expect(201)).body).toEqual({ body: null });
+    const noLength = await fetch(`${await listenOnLoopback(app)}/probe/optional`, { method: 'POST', headers: { 'content-type': 'application/json' } });
+    expect({ status: noLength.status, body: await noLength.json() }).toEqual({ status: 201, body: { body: null } });
     expect(media.body.error).toMatchObject({ type: 'invalid_request', code: 'unsupported_media_type' });
     const big = await http()
       .post('/probe/validate')

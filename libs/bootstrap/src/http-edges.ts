@@ -50,7 +50,9 @@ export function registerHttpEdges(instance: FastifyInstance, config: AppConfig):
     reply.header('cache-control', 'no-store');
     // Many clients declare JSON on every request, bodiless ones too: an empty body is no body, and the route's own
     // validation says what, if anything, it needed.
-    if (request.headers['content-length'] === '0' && mediaTypeOf(request) === 'application/json') delete request.headers['content-type'];
+    const { 'content-length': length, 'transfer-encoding': encoding } = request.headers;
+    const bodiless = length === '0' || (length === undefined && encoding === undefined);
+    if (bodiless && mediaTypeOf(request) === 'application/json') delete request.headers['content-type'];
     done();
   });
 }
